@@ -1,0 +1,33 @@
+# Every target installs what it needs into .venv first, so each works on a fresh clone.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test bench report clean-cache
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The main job on a default: simulate trinidad deals and referee the log they wrote.
+run: $(STAMP)
+	mkdir -p runs
+	$(BIN)/allfours simulate --rules trinidad --deals 5000 --seed 1 --log runs/trinidad.jsonl
+	$(BIN)/allfours replay runs/trinidad.jsonl
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/allfours bench
+
+report: $(STAMP)
+	$(BIN)/allfours report --rules trinidad --out results
+
+clean-cache:
+	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/allfours

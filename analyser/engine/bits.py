@@ -1,0 +1,139 @@
+"""Bit tricks and the random stream used by every kernel.
+
+Cards are ints 0..51 (``suit * 13 + rank``), sets of cards are uint64 masks.
+The random stream is xoshiro256** with its state in a uint64[4] array, so a
+chunk's stream is fully determined by the four words its seed gives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+U1 = np.uint64(1)
+SUIT_BITS = np.uint64(0x1FFF)
+N_RANKS = 13
+RANK_TEN, RANK_JACK, RANK_QUEEN, RANK_KING, RANK_ACE = 8, 9, 10, 11, 12
+# Card points for Game, by rank index (2..A): 10=10, A=4, K=3, Q=2, J=1.
+GAME_VALUE = np.array([0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4], dtype=np.int64)
+# Masks of all four suits' cards of one rank, for counting Game points fast.
+RANK_MASKS = np.array([sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)], dtype=np.uint64)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(mask):
+    return np.int64(_ctpop(np.uint64(mask)))
+
+
+@njit(cache=True, inline="always")
+def lowest_card(mask):
+    """Index of the lowest set bit (mask must be non-zero)."""
+    return np.int64(_cttz(np.uint64(mask)))
+
+
+@njit(cache=True, inline="always")
+def highest_card(mask):
+    """Index of the highest set bit (mask must be non-zero)."""
+    return np.int64(63 - np.int64(_ctlz(np.uint64(mask))))
+
+
+@njit(cache=True, inline="always")
+def bit(card):
+    return U1 << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def suit_mask(suit):
+    return SUIT_BITS << np.uint64(13 * suit)
+
+
+@njit(cache=True, inline="always")
+def nth_card(mask, n):
+    """The n-th lowest card (0-based) in mask."""
+    m = np.uint64(mask)
+    for _ in range(n):
+        m &= m - U1
+    return lowest_card(m)
+
+
+@njit(cache=True)
+def game_points(mask):
+    """Card points for Game in a set of cards."""
+    total = 0
+    for r in range(RANK_TEN, 13):
+        total += GAME_VALUE[r] * popcount(np.uint64(mask) & RANK_MASKS[r])
+    return total
+
+
+# --- random stream -----------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def next_u64(s):
+    """xoshiro256**: next 64 random bits, advancing state s (uint64[4])."""
+    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(cache=True)
+def rand_below(s, n):
+    """Uniform int in [0, n) for n < 2**32 (Lemire's multiply-shift; bias < n / 2**32)."""
+    return np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def rand_unit(s):
+    """Uniform float in [0, 1)."""
+    return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def random_card(s, mask):
+    """A card drawn uniformly from a non-empty mask."""
+    return nth_card(mask, rand_below(s, popcount(mask)))
+
+
+def rng_state(seed_sequence: np.random.SeedSequence) -> np.ndarray:
+    """Four state words for the stream of one chunk (never all zero)."""
+    state = seed_sequence.generate_state(4, dtype=np.uint64)
+    if not state.any():
+        state[0] = 1
+    return state

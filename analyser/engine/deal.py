@@ -1,0 +1,468 @@
+"""The rules as kernels: legal moves, trick winner, scoring and whole deals.
+
+``play_line`` plays one dealer's turn: a deal and every redeal it needs (exhausted
+pack, bunching), stand/beg, give/run, runs, discards, the tricks and the points in
+strict order, stopping the moment a side reaches the target. ``simulate_lines``
+plays many of them as matches (dealer rotating, scores carried, a new match with a
+cut for the dealer once one is won) and adds up what happened.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import (
+    R_BUNCHING, R_DISCARD, R_GAME_TIE, R_GIFT, R_HANG_JACK, R_KICK, R_PLAYERS, R_RUN_CARDS, R_TARGET, R_UNDERTRUMP,
+)
+from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, suit_mask
+from .layout import (
+    C_BEST_CARD, C_BEST_SEAT, C_DEALER, C_LED, C_LEADER, C_N_TRICKS, C_PLAYED, C_PLAYERS, C_TOP_TRUMP, C_TRICK_MASK,
+    C_TRICK_NO, C_TRUMP, E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY,
+    E_POINTS, E_REDEAL, E_RUN, E_STAND, E_TRICK, E_TRUMP, E_TURNUP, I_BEGS, I_BUNCH_VOTES, I_BUNCHED, I_DEALS,
+    I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES, I_OVERFLOW, I_PLAYED, I_RUNS,
+    I_TRICKS, I_WINNER, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
+    W_LOW,
+)
+from .policies import choose_card, choose_discard, decide_beg, decide_bunch, decide_give
+
+KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
+HAND_SIZE = 6
+MAX_LINE_EVENTS = 4096  # a line needing more (a long chain of exhausted redeals) is flagged, never cut silently
+
+# Aggregate counters of simulate_lines (int64 array `stats`).
+S_LINES, S_DEALS, S_RUNS, S_EXHAUSTED, S_BUNCH_VOTES, S_BUNCHED, S_BEGS, S_GIVES, S_TRICKS, S_MATCHES = range(10)
+S_PLAYED = 10
+S_NET_SUM = 11      # dealer's side points minus the others', summed over lines
+S_NET_SQ = 12       # ... and its square, for the standard error
+S_DEALER_POINTS = 16          # + why: points to the dealer's side by category
+S_OTHER_POINTS = 16 + N_WHY   # + why: points to every other side by category
+S_RUNS_HIST = 16 + 2 * N_WHY  # + k (k = 0..7, 7 meaning 7 or more): lines with k runs
+N_STATS = S_RUNS_HIST + 8
+
+
+@njit(cache=True, inline="always")
+def side_of(seat, players):
+    return seat % 2 if players == 4 else seat
+
+
+@njit(cache=True)
+def kick_points(kick, card):
+    """Points the dealer's side scores for turning up `card`."""
+    rank = card % 13
+    if kick == KICK_TRINIDAD or kick == KICK_TOBAGO:
+        if rank == 12:
+            return 1
+        if rank == RANK_JACK:
+            return 3
+        if (kick == KICK_TRINIDAD and rank == 4) or (kick == KICK_TOBAGO and rank == 0):
+            return 2
+    elif kick == KICK_HEELS and rank == RANK_JACK:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump):
+    """Cards of `hand` that may be played to a trick.
+
+    `led_suit` is -1 for the lead; `top_trump` is the highest trump already in the
+    trick (-1 if none). Trumping is permissive: with the led suit in hand a player
+    may follow or trump, never discard a third suit.
+    """
+    hand = np.uint64(hand)
+    if led_suit < 0:
+        return hand
+    tmask = suit_mask(trump)
+    trumps = hand & tmask
+    if led_suit == trump:
+        return trumps if trumps else hand
+    follow = hand & suit_mask(led_suit)
+    legal = (follow | trumps) if follow else hand
+    if forbid_undertrump and top_trump >= 0 and (hand & ~tmask):
+        legal &= ~(tmask & ((U1 << np.uint64(top_trump)) - U1))
+    return legal
+
+
+@njit(cache=True, inline="always")
+def beats(card, best, led_suit, trump):
+    """True if `card` takes the trick from the card `best` currently winning it."""
+    suit = card // 13
+    best_suit = best // 13
+    if suit == trump:
+        return best_suit != trump or card > best
+    return best_suit != trump and suit == led_suit and card > best
+
+
+@njit(cache=True)
+def trick_winner(cards, trump):
+    """Index (in play order) of the card that wins a trick."""
+    best = 0
+    led = cards[0] // 13
+    for k in range(1, cards.shape[0]):
+        if beats(cards[k], cards[best], led, trump):
+            best = k
+    return best
+
+
+@njit(cache=True)
+def emit(ev, info, kind, a, b, c):
+    if ev.shape[0] == 0:
+        return
+    k = info[I_EVENTS]
+    if k >= ev.shape[0]:
+        info[I_OVERFLOW] = 1
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = a
+    ev[k, 2] = b
+    ev[k, 3] = c
+    info[I_EVENTS] = k + 1
+
+
+@njit(cache=True)
+def award(rules, scores, side, n, why, ev, info, pts):
+    """Score `n` for `side` now; True if that side has reached the target."""
+    if n <= 0:
+        return False
+    emit(ev, info, E_POINTS, side, n, why)
+    scores[side] += n
+    pts[side, why] += n
+    if scores[side] >= rules[R_TARGET]:
+        info[I_WINNER] = side
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def draw(deck, pos, fixed, rng):
+    """Card at deck position `pos`; positions from `fixed` on are shuffled lazily."""
+    if pos >= fixed:
+        j = pos + rand_below(rng, 52 - pos)
+        tmp = deck[pos]
+        deck[pos] = deck[j]
+        deck[j] = tmp
+    return deck[pos]
+
+
+@njit(cache=True)
+def score_game(rules, scores, captured, dealer, ev, info, pts):
+    """Game: most card points captured; a tie goes by the rule set's tie rule."""
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    dside = side_of(dealer, n)
+    best = -1
+    best_side = -1
+    tied = 0
+    for s in range(nsides):
+        total = game_points(captured[s])
+        emit(ev, info, E_GAME_TOTALS, s, total, 0)
+        if total > best:
+            best, best_side, tied = total, s, 1
+        elif total == best:
+            tied += 1
+    if tied == 1:
+        return award(rules, scores, best_side, 1, W_GAME, ev, info, pts)
+    if rules[R_GAME_TIE] == 0:
+        return False
+    # Tie rules favour the dealer's opponents: with 2 sides that is the eldest's side;
+    # with 3 players it scores only when exactly one tied side is not the dealer.
+    cand = -1
+    count = 0
+    for s in range(nsides):
+        if s != dside and game_points(captured[s]) == best:
+            cand = s
+            count += 1
+    if count == 1:
+        return award(rules, scores, cand, 1, W_GAME, ev, info, pts)
+    return False
+
+
+@njit(cache=True)
+def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, ctx):
+    n = rules[R_PLAYERS]
+    eldest = (dealer + 1) % n
+    tmask = suit_mask(trump)
+    in_play = np.uint64(0)
+    for s in range(n):
+        in_play |= hands[s] & tmask
+    start = hands.copy()
+    jack_bit = bit(trump * 13 + RANK_JACK)
+    forbid = rules[R_UNDERTRUMP] == 1
+    captured = np.zeros(4, dtype=np.uint64)
+    jack_captor = -1
+    ntricks = popcount(hands[eldest])
+    leader = eldest
+    played = np.uint64(0)
+    info[I_PLAYED] = 1
+    ctx[C_TRUMP] = trump
+    ctx[C_N_TRICKS] = ntricks
+    ctx[C_PLAYERS] = n
+    ctx[C_DEALER] = dealer
+    for t in range(ntricks):
+        led = -1
+        best_card = -1
+        best_seat = -1
+        top_trump = -1
+        trick = np.uint64(0)
+        ctx[C_TRICK_NO] = t
+        ctx[C_LEADER] = leader
+        ctx[C_PLAYED] = np.int64(played)
+        for k in range(n):
+            seat = (leader + k) % n
+            ctx[C_LED] = led
+            ctx[C_BEST_CARD] = best_card
+            ctx[C_BEST_SEAT] = best_seat
+            ctx[C_TRICK_MASK] = np.int64(trick)
+            ctx[C_TOP_TRUMP] = top_trump
+            legal = legal_mask(hands[seat], led, trump, top_trump, forbid)
+            card = choose_card(kinds[seat], params[seat], seat, hands[seat], legal, ctx, rules, rng)
+            hands[seat] &= ~bit(card)
+            trick |= bit(card)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            if k == 0:
+                led = card // 13
+                best_card = card
+                best_seat = seat
+            elif beats(card, best_card, led, trump):
+                best_card = card
+                best_seat = seat
+            if card // 13 == trump and card > top_trump:
+                top_trump = card
+        emit(ev, info, E_TRICK, best_seat, 0, 0)
+        wside = side_of(best_seat, n)
+        captured[wside] |= trick
+        if trick & jack_bit:
+            jack_captor = wside
+        played |= trick
+        leader = best_seat
+    info[I_TRICKS] = ntricks
+
+    # After play: strictly High, Low, Jack, Game, stopping at the target.
+    if in_play:
+        for which in range(2):
+            card = highest_card(in_play) if which == 0 else lowest_card(in_play)
+            for s in range(n):
+                if start[s] & bit(card):
+                    if award(rules, scores, side_of(s, n), 1, W_HIGH + which, ev, info, pts):
+                        return
+    if in_play & jack_bit:
+        for s in range(n):
+            if start[s] & jack_bit:
+                if rules[R_HANG_JACK] and side_of(s, n) != jack_captor:
+                    if award(rules, scores, jack_captor, 3, W_HANG_JACK, ev, info, pts):
+                        return
+                elif award(rules, scores, jack_captor, 1, W_JACK, ev, info, pts):
+                    return
+    score_game(rules, scores, captured, dealer, ev, info, pts)
+
+
+@njit(cache=True)
+def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, rng, ev, info, pts):
+    """Play one dealer's turn, from the shuffle to the last point.
+
+    deck: int64[52] permutation; its first `n_fixed` positions are used as they are
+    (hands dealt eldest first, 6 each, then the turn-up, then the stock), the rest
+    are shuffled lazily. A redeal reshuffles everything. force_beg / force_give
+    (-1 = policy decides) fix the first stand/beg and give/run of the line.
+    Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
+    """
+    n = rules[R_PLAYERS]
+    rc = rules[R_RUN_CARDS]
+    info[:] = 0
+    info[I_WINNER] = -1
+    info[I_FIRST_BEG] = -1
+    info[I_FIRST_GIVE] = -1
+    pts[:, :] = 0
+    eldest = (dealer + 1) % n
+    dside = side_of(dealer, n)
+    eside = side_of(eldest, n)
+    hands = np.zeros(n, dtype=np.uint64)
+    ctx = np.zeros(N_CTX, dtype=np.int64)
+    first = True
+    trump = 0
+    turnup = 0
+    while True:
+        info[I_DEALS] += 1
+        fixed = n_fixed if first else 0
+        pos = 0
+        for k in range(n):
+            h = np.uint64(0)
+            for _ in range(HAND_SIZE):
+                h |= bit(draw(deck, pos, fixed, rng))
+                pos += 1
+            hands[(eldest + k) % n] = h
+        emit(ev, info, E_DEAL, 0, 0, 0)
+        for s in range(n):
+            emit(ev, info, E_HAND, s, np.int64(hands[s]), 0)
+        turnup = draw(deck, pos, fixed, rng)
+        pos += 1
+        emit(ev, info, E_TURNUP, turnup, 0, 0)
+        kp = kick_points(rules[R_KICK], turnup)
+        if first:
+            info[I_FIRST_KICK] = kp
+        if award(rules, scores, dside, kp, W_KICK, ev, info, pts):
+            return
+        trump = turnup // 13
+        if first and force_beg >= 0:
+            beg = force_beg == 1
+        else:
+            beg = decide_beg(kinds[eldest], params[eldest], hands[eldest], turnup, eldest, dealer, scores, rules, rng)
+        if first:
+            info[I_FIRST_BEG] = 1 if beg else 0
+        ran = False
+        void = False
+        if not beg:
+            emit(ev, info, E_STAND, eldest, 0, 0)
+        else:
+            info[I_BEGS] += 1
+            emit(ev, info, E_BEG, eldest, 0, 0)
+            if first and force_give >= 0:
+                give = force_give == 1
+            else:
+                give = decide_give(kinds[dealer], params[dealer], hands[dealer], turnup, dealer, dealer, scores, rules, rng)
+            if first:
+                info[I_FIRST_GIVE] = 1 if give else 0
+            if give:
+                info[I_GIVES] += 1
+                emit(ev, info, E_GIVE, dealer, 0, 0)
+                if award(rules, scores, eside, rules[R_GIFT], W_GIFT, ev, info, pts):
+                    return
+            else:
+                emit(ev, info, E_RUN, dealer, 0, 0)
+                ran = True
+                while True:
+                    if 52 - pos < rc * n + 1:  # no room for a full run plus a turn-up
+                        void = True
+                        break
+                    emit(ev, info, E_MORE, 0, 0, 0)
+                    for k in range(n):
+                        seat = (eldest + k) % n
+                        extra = np.uint64(0)
+                        for _ in range(rc):
+                            extra |= bit(draw(deck, pos, fixed, rng))
+                            pos += 1
+                        hands[seat] |= extra
+                        emit(ev, info, E_HAND, seat, np.int64(extra), 0)
+                    turnup = draw(deck, pos, fixed, rng)
+                    pos += 1
+                    info[I_RUNS] += 1
+                    emit(ev, info, E_TURNUP, turnup, 0, 0)
+                    if award(rules, scores, dside, kick_points(rules[R_KICK], turnup), W_KICK, ev, info, pts):
+                        return
+                    if turnup // 13 != trump:
+                        trump = turnup // 13
+                        break
+        if void:
+            info[I_EXHAUSTED] += 1
+            emit(ev, info, E_REDEAL, 0, 0, 0)
+            first = False
+            continue
+        if ran and rules[R_BUNCHING]:
+            info[I_BUNCH_VOTES] += 1
+            agreed = True
+            for k in range(n):
+                seat = (eldest + k) % n
+                if not decide_bunch(kinds[seat], params[seat], hands[seat], trump, seat, dealer, scores, rules, rng):
+                    agreed = False
+            emit(ev, info, E_BUNCH, 1 if agreed else 0, 0, 0)
+            if agreed:
+                info[I_BUNCHED] += 1
+                emit(ev, info, E_REDEAL, 1, 0, 0)
+                first = False
+                continue
+        break
+
+    emit(ev, info, E_TRUMP, trump, 0, 0)
+    if rules[R_KICK] == KICK_FINAL_JACK and turnup % 13 == RANK_JACK:
+        if award(rules, scores, dside, 1, W_JACK_BONUS, ev, info, pts):
+            return
+    if rules[R_DISCARD]:
+        for k in range(n):
+            seat = (eldest + k) % n
+            if popcount(hands[seat]) > HAND_SIZE:
+                gone = choose_discard(kinds[seat], params[seat], hands[seat], trump, HAND_SIZE, rng)
+                hands[seat] &= ~gone
+                emit(ev, info, E_DISCARD, seat, np.int64(gone), 0)
+    play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, ctx)
+
+
+@njit(cache=True)
+def new_match_state(players):
+    """Match state: [dealer, new-match flag, score per side (4 slots)]."""
+    state = np.zeros(6, dtype=np.int64)
+    state[1] = 1
+    return state
+
+
+@njit(cache=True)
+def simulate_lines(rules, n_lines, mstate, kinds, params, rng, ev, meta, stats):
+    """Play up to `n_lines` lines as matches, adding their facts to `stats`.
+
+    With an event buffer (`ev` rows > 0) every line's events are kept and `meta[i]`
+    gets [dealer, first event, end event, winner, score before x4, score after x4,
+    overflow flag];
+    it stops early when the buffer may not hold another line. Returns lines played.
+    """
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    deck = np.arange(52, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    scores = np.zeros(4, dtype=np.int64)
+    recording = ev.shape[0] > 0
+    offset = 0
+    done = 0
+    for i in range(n_lines):
+        if recording and ev.shape[0] - offset < MAX_LINE_EVENTS:
+            break
+        if mstate[1] == 1:  # a new match: cut for the dealer, scores from zero
+            mstate[0] = rand_below(rng, n)
+            mstate[1] = 0
+            mstate[2:6] = 0
+        dealer = mstate[0]
+        scores[:] = mstate[2:6]
+        if recording:
+            meta[i, 0] = dealer
+            meta[i, 1] = offset
+            meta[i, 4:8] = scores
+            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, rng,
+                      ev[offset:offset + MAX_LINE_EVENTS], info, pts)
+            offset += info[I_EVENTS]
+            meta[i, 2] = offset
+            meta[i, 3] = info[I_WINNER]
+            meta[i, 8:12] = scores
+            meta[i, 12] = info[I_OVERFLOW]
+        else:
+            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, rng, ev, info, pts)
+        mstate[2:6] = scores
+        if info[I_WINNER] >= 0:
+            mstate[1] = 1
+            stats[S_MATCHES] += 1
+        else:
+            mstate[0] = (dealer + 1) % n
+        dside = side_of(dealer, n)
+        net = 0
+        for s in range(nsides):
+            for w in range(N_WHY):
+                if s == dside:
+                    stats[S_DEALER_POINTS + w] += pts[s, w]
+                    net += pts[s, w]
+                else:
+                    stats[S_OTHER_POINTS + w] += pts[s, w]
+                    net -= pts[s, w]
+        stats[S_LINES] += 1
+        stats[S_DEALS] += info[I_DEALS]
+        stats[S_RUNS] += info[I_RUNS]
+        stats[S_RUNS_HIST + min(info[I_RUNS], 7)] += 1
+        stats[S_EXHAUSTED] += info[I_EXHAUSTED]
+        stats[S_BUNCH_VOTES] += info[I_BUNCH_VOTES]
+        stats[S_BUNCHED] += info[I_BUNCHED]
+        stats[S_BEGS] += info[I_BEGS]
+        stats[S_GIVES] += info[I_GIVES]
+        stats[S_TRICKS] += info[I_TRICKS]
+        stats[S_PLAYED] += info[I_PLAYED]
+        stats[S_NET_SUM] += net
+        stats[S_NET_SQ] += net * net
+        done += 1
+    return done

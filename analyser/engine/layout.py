@@ -1,0 +1,72 @@
+"""Integer codes shared by the kernels and their Python wrappers.
+
+Module-level ints are compile-time constants for numba, so these cost nothing.
+"""
+
+# Event rows: int64[4] = (type, a, b, c).  Hands and discards carry a card mask.
+E_DEAL = 0       # () then `players` E_HAND rows
+E_HAND = 1       # (seat, mask)
+E_TURNUP = 2     # (card,)
+E_STAND = 3      # (seat,)
+E_BEG = 4        # (seat,)
+E_GIVE = 5       # (seat,)
+E_RUN = 6        # (seat,)
+E_MORE = 7       # () then `players` E_HAND rows
+E_REDEAL = 8     # (reason,) 0 exhausted, 1 bunched
+E_BUNCH = 9      # (agreed,)
+E_TRUMP = 10     # (suit,)
+E_DISCARD = 11   # (seat, mask)
+E_PLAY = 12      # (seat, card)
+E_TRICK = 13     # (winner,)
+E_POINTS = 14    # (side, n, why)
+E_GAME_TOTALS = 15  # (side, card points) one row per side, right after the game decision
+
+REDEAL_REASONS = ("exhausted", "bunched")
+
+# Why a side scored, in the log's words.
+W_KICK, W_GIFT, W_JACK_BONUS, W_HIGH, W_LOW, W_JACK, W_HANG_JACK, W_GAME = range(8)
+WHY = ("kick", "gift", "jack-bonus", "high", "low", "jack", "hang-jack", "game")
+N_WHY = 8
+
+# Per-line facts a kernel reports (int64 array `info`).
+I_EVENTS = 0       # event rows written
+I_WINNER = 1       # side that reached the target, or -1
+I_DEALS = 2        # deals in the line (1 + redeals)
+I_RUNS = 3         # runs (more + turn-up), all deals of the line
+I_EXHAUSTED = 4    # redeals after an exhausted pack
+I_BUNCH_VOTES = 5
+I_BUNCHED = 6
+I_BEGS = 7
+I_GIVES = 8
+I_TRICKS = 9       # tricks played (0 if the match ended before play)
+I_FIRST_KICK = 10  # points of the first turn-up's kick (to the dealer's side)
+I_OVERFLOW = 11    # 1 if the event buffer was too small (events were cut)
+I_PLAYED = 12      # 1 if the line reached trick play
+I_FIRST_BEG = 13   # first decision of the line: 1 beg, 0 stand, -1 none
+I_FIRST_GIVE = 14  # dealer's first answer: 1 give, 0 run, -1 none
+N_INFO = 16
+
+# Trick context handed to card-play policies (int64 array `ctx`).
+C_TRUMP = 0
+C_LED = 1          # led suit, -1 when leading
+C_BEST_CARD = 2    # card currently winning the trick, -1 when leading
+C_BEST_SEAT = 3
+C_TRICK_MASK = 4   # cards already in this trick
+C_PLAYED = 5       # cards played in earlier tricks
+C_LEADER = 6
+C_TRICK_NO = 7
+C_N_TRICKS = 8
+C_PLAYERS = 9
+C_DEALER = 10
+C_TOP_TRUMP = 11   # highest trump in this trick, -1 if none
+N_CTX = 16
+
+# Policies, chosen per seat by an int kind and a float64 parameter row.
+K_RANDOM = 0
+K_HEURISTIC = 1
+POLICY_KINDS = ("random", "heuristic")
+N_PARAMS = 24
+# Random policy parameters (also the fallback probabilities of every policy).
+P_BEG = 0          # probability the eldest begs
+P_GIVE = 1         # probability the dealer gives one when begged
+P_BUNCH = 2        # probability a player agrees to bunch

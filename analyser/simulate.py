@@ -1,0 +1,62 @@
+"""Playing deals as matches: seeded chunks, and the event log of every deal.
+
+A run of N deals is cut into chunks of ``CHUNK_DEALS`` deals; chunk k draws its
+random stream from ``SeedSequence(seed).spawn(...)[k]`` and starts a fresh match,
+so a seed gives the same deals however many threads or machines play the chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .engine.bits import rng_state
+from .engine.deal import MAX_LINE_EVENTS, N_STATS, new_match_state, simulate_lines
+from .gamelog import events_to_json, line_object
+from .rules import RuleSet
+
+CHUNK_DEALS = 250_000
+LOG_BATCH = 512  # lines recorded per kernel call when writing a log
+
+
+def chunk_sizes(deals: int, chunk: int = CHUNK_DEALS) -> list[int]:
+    """Deals in each chunk of a run (all full but the last)."""
+    full, rest = divmod(deals, chunk)
+    return [chunk] * full + ([rest] if rest else [])
+
+
+def chunk_rng(seed: int, index: int) -> np.ndarray:
+    """The random state of chunk `index` of a run seeded with `seed`."""
+    return rng_state(np.random.SeedSequence(seed).spawn(index + 1)[index])
+
+
+def iter_log_lines(
+    rules: RuleSet, deals: int, seed: int, kinds: np.ndarray, params: np.ndarray, chunk: int = CHUNK_DEALS
+) -> Iterator[dict[str, Any]]:
+    """Every deal of a run as an ``allfours-log/1`` object, in order."""
+    rules_array = rules.as_array()
+    sides = rules.sides
+    ev = np.zeros((LOG_BATCH * 64 + MAX_LINE_EVENTS, 4), dtype=np.int64)
+    meta = np.zeros((LOG_BATCH, 13), dtype=np.int64)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    for index, size in enumerate(chunk_sizes(deals, chunk)):
+        rng = chunk_rng(seed, index)
+        mstate = new_match_state(rules.players)
+        left = size
+        while left:
+            done = simulate_lines(rules_array, min(left, LOG_BATCH), mstate, kinds, params, rng, ev, meta, stats)
+            left -= done
+            for row in meta[:done]:
+                if row[12]:
+                    raise RuntimeError("a deal needed more events than the buffer holds")
+                winner = int(row[3])
+                yield line_object(
+                    rules,
+                    int(row[0]),
+                    [int(x) for x in row[4 : 4 + sides]],
+                    events_to_json(ev[row[1] : row[2]], rules.players),
+                    [int(x) for x in row[8 : 8 + sides]],
+                    None if winner < 0 else winner,
+                )

@@ -27,9 +27,10 @@ def chunk_sizes(deals: int, chunk: int = CHUNK_DEALS) -> list[int]:
     return [chunk] * full + ([rest] if rest else [])
 
 
-def chunk_rng(seed: int, index: int) -> np.ndarray:
-    """The random state of chunk `index` of a run seeded with `seed`."""
-    return rng_state(np.random.SeedSequence(seed).spawn(index + 1)[index])
+def chunk_rngs(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two random states (cards, players' choices) of chunk `index` of a run."""
+    cards, choices = np.random.SeedSequence(seed).spawn(index + 1)[index].spawn(2)
+    return rng_state(cards), rng_state(choices)
 
 
 def iter_log_lines(
@@ -42,11 +43,11 @@ def iter_log_lines(
     meta = np.zeros((LOG_BATCH, 13), dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
     for index, size in enumerate(chunk_sizes(deals, chunk)):
-        rng = chunk_rng(seed, index)
+        deck_rng, rng = chunk_rngs(seed, index)
         mstate = new_match_state(rules.players)
         left = size
         while left:
-            done = simulate_lines(rules_array, min(left, LOG_BATCH), mstate, kinds, params, rng, ev, meta, stats)
+            done = simulate_lines(rules_array, min(left, LOG_BATCH), mstate, kinds, params, deck_rng, rng, ev, meta, stats)
             left -= done
             for row in meta[:done]:
                 if row[12]:

@@ -135,10 +135,10 @@ def award(rules, scores, side, n, why, ev, info, pts):
 
 
 @njit(cache=True, inline="always")
-def draw(deck, pos, fixed, rng):
+def draw(deck, pos, fixed, deck_rng):
     """Card at deck position `pos`; positions from `fixed` on are shuffled lazily."""
     if pos >= fixed:
-        j = pos + rand_below(rng, 52 - pos)
+        j = pos + rand_below(deck_rng, 52 - pos)
         tmp = deck[pos]
         deck[pos] = deck[j]
         deck[j] = tmp
@@ -258,13 +258,15 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rn
 
 
 @njit(cache=True)
-def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, rng, ev, info, pts):
+def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info, pts):
     """Play one dealer's turn, from the shuffle to the last point.
 
     deck: int64[52] permutation; its first `n_fixed` positions are used as they are
     (hands dealt eldest first, 6 each, then the turn-up, then the stock), the rest
     are shuffled lazily. A redeal reshuffles everything. force_beg / force_give
     (-1 = policy decides) fix the first stand/beg and give/run of the line.
+    deck_rng shuffles, rng makes the players' choices: two streams, so the same
+    cards can be replayed with other players (duplicate deals, paired options).
     Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
     """
     n = rules[R_PLAYERS]
@@ -289,13 +291,13 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
         for k in range(n):
             h = np.uint64(0)
             for _ in range(HAND_SIZE):
-                h |= bit(draw(deck, pos, fixed, rng))
+                h |= bit(draw(deck, pos, fixed, deck_rng))
                 pos += 1
             hands[(eldest + k) % n] = h
         emit(ev, info, E_DEAL, 0, 0, 0)
         for s in range(n):
             emit(ev, info, E_HAND, s, np.int64(hands[s]), 0)
-        turnup = draw(deck, pos, fixed, rng)
+        turnup = draw(deck, pos, fixed, deck_rng)
         pos += 1
         emit(ev, info, E_TURNUP, turnup, 0, 0)
         kp = kick_points(rules[R_KICK], turnup)
@@ -340,11 +342,11 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
                         seat = (eldest + k) % n
                         extra = np.uint64(0)
                         for _ in range(rc):
-                            extra |= bit(draw(deck, pos, fixed, rng))
+                            extra |= bit(draw(deck, pos, fixed, deck_rng))
                             pos += 1
                         hands[seat] |= extra
                         emit(ev, info, E_HAND, seat, np.int64(extra), 0)
-                    turnup = draw(deck, pos, fixed, rng)
+                    turnup = draw(deck, pos, fixed, deck_rng)
                     pos += 1
                     info[I_RUNS] += 1
                     emit(ev, info, E_TURNUP, turnup, 0, 0)
@@ -396,7 +398,7 @@ def new_match_state(players):
 
 
 @njit(cache=True)
-def simulate_lines(rules, n_lines, mstate, kinds, params, rng, ev, meta, stats):
+def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats):
     """Play up to `n_lines` lines as matches, adding their facts to `stats`.
 
     With an event buffer (`ev` rows > 0) every line's events are kept and `meta[i]`
@@ -417,7 +419,7 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, rng, ev, meta, stats):
         if recording and ev.shape[0] - offset < MAX_LINE_EVENTS:
             break
         if mstate[1] == 1:  # a new match: cut for the dealer, scores from zero
-            mstate[0] = rand_below(rng, n)
+            mstate[0] = rand_below(deck_rng, n)
             mstate[1] = 0
             mstate[2:6] = 0
         dealer = mstate[0]
@@ -426,7 +428,7 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, rng, ev, meta, stats):
             meta[i, 0] = dealer
             meta[i, 1] = offset
             meta[i, 4:8] = scores
-            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, rng,
+            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
                       ev[offset:offset + MAX_LINE_EVENTS], info, pts)
             offset += info[I_EVENTS]
             meta[i, 2] = offset
@@ -434,7 +436,7 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, rng, ev, meta, stats):
             meta[i, 8:12] = scores
             meta[i, 12] = info[I_OVERFLOW]
         else:
-            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, rng, ev, info, pts)
+            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts)
         mstate[2:6] = scores
         if info[I_WINNER] >= 0:
             mstate[1] = 1

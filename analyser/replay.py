@@ -133,7 +133,7 @@ class _Referee:
     # --- points --------------------------------------------------------------
 
     def _score(self, side: int, n: int, why: str, totals: list[int] | None = None) -> None:
-        if n <= 0:
+        if n <= 0 or self.verdict.winner is not None:  # nothing scores once the match is won
             return
         if self.check:
             if self._peek() != "points":
@@ -151,7 +151,10 @@ class _Referee:
         self.score[side] += n
         if self.score[side] >= self.rules.target:
             self.verdict.winner = side
-            raise _MatchOver
+            # A checked log ends right here; an unchecked one (a record of a real deal)
+            # may end here or go on with the rest of the deal, which is still refereed.
+            if self.check or self.pos >= len(self.events):
+                raise _MatchOver
 
     # --- the deal ------------------------------------------------------------
 
@@ -164,6 +167,8 @@ class _Referee:
             what = "the target was reached" if self.verdict.winner is not None else "the deal is over"
             raise LogError(self.pos, f"unexpected event {self.events[self.pos].get('event')!r} after {what}")
         self.verdict.score_after = list(self.score)
+        if not self.check:  # scored, not checked: score_after and winner may be absent
+            return self.verdict
         after = self.obj.get("score_after")
         if after != self.score:
             raise LogError(-1, f"wrong score_after: log has {after}, the rules give {self.score}")

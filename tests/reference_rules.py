@@ -465,6 +465,8 @@ class _Referee:
                     raise RefereeError(self.pos, f"side {side} reached the target {self.rules['target']} "
                                                  "with the previous points event: the log must end there")
                 raise _MatchOver
+            if self.pos >= len(self.events):  # an unchecked log may end where the match ended
+                raise _MatchOver
 
     # -- walking the deal ------------------------------------------------------
     def run(self) -> dict:

@@ -1,0 +1,30 @@
+"""``allfours bench`` reports its documented keys (speed itself is never asserted)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from analyser.cli import app
+
+
+def test_bench_json_has_the_documented_keys() -> None:
+    result = CliRunner().invoke(app, ["bench", "--seconds", "0.2", "--threads", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["peak_rss_mib"] > 0
+    for name in ("random", "heuristic"):
+        item = report[name]
+        if item["available"]:
+            assert item["threads"] == 2 and item["deals_per_second"] > 0
+            assert item["one_thread_deals_per_second"] > 0 and item["speedup"] > 0
+        else:
+            assert name == "heuristic" and item["reason"]
+
+
+def test_a_policy_not_built_yet_is_reported_unavailable() -> None:
+    from analyser.bench import bench_policy
+
+    item = bench_policy("no-such-policy", 2, 0.01)
+    assert item["available"] is False and "no-such-policy" in item["reason"]

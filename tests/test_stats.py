@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from analyser.analysis.stats import (
-    Z95, Estimate, ci95, estimate, normal_cdf, paired_difference, prob_better, running_estimates, separated,
+    Z95,
+    Estimate,
+    ci95,
+    estimate,
+    normal_cdf,
+    paired_difference,
+    prob_better,
+    running_estimates,
+    separated,
 )
 
 

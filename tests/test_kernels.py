@@ -1,0 +1,68 @@
+"""Small rule kernels against the slow reference, on many random inputs."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from analyser.cards import card_name, mask_of, parse_card
+from analyser.engine.bits import game_points, highest_card, lowest_card, nth_card, popcount
+from analyser.engine.deal import kick_points, legal_mask, trick_winner
+from analyser.rules import KICKS
+
+try:
+    import reference_rules as ref
+except ImportError:  # tests/ is a package
+    from tests import reference_rules as ref
+
+
+def test_bit_helpers_match_python():
+    rng = random.Random(1)
+    for _ in range(2000):
+        cards = rng.sample(range(52), rng.randrange(1, 20))
+        m = np.uint64(mask_of(cards))
+        assert popcount(m) == len(cards)
+        assert lowest_card(m) == min(cards) and highest_card(m) == max(cards)
+        k = rng.randrange(len(cards))
+        assert nth_card(m, k) == sorted(cards)[k]
+
+
+def test_legal_mask_matches_reference():
+    rng = random.Random(2)
+    for _ in range(20000):
+        hand = rng.sample(range(52), rng.randrange(1, 13))
+        rest = [c for c in range(52) if c not in hand]
+        trick = rng.sample(rest, rng.randrange(0, 4))
+        trump = rng.randrange(4)
+        forbid = rng.random() < 0.5
+        led = trick[0] // 13 if trick else -1
+        trumps = [c for c in trick if c // 13 == trump]
+        top = max(trumps) if trumps else -1
+        got = int(legal_mask(np.uint64(mask_of(hand)), led, trump, top, forbid))
+        names = [card_name(c) for c in hand]
+        want = ref.legal_plays(names, [card_name(c) for c in trick], "SHDC"[trump],
+                               "forbidden" if forbid else "allowed")
+        assert got == mask_of(parse_card(c) for c in want), (names, trick, trump, forbid)
+
+
+def test_trick_winner_matches_reference():
+    rng = random.Random(3)
+    for _ in range(20000):
+        n = rng.choice([2, 3, 4])
+        cards = rng.sample(range(52), n)
+        trump = rng.randrange(4)
+        plays = [(seat, card_name(c)) for seat, c in enumerate(cards)]
+        assert trick_winner(np.array(cards, dtype=np.int64), trump) == ref.trick_winner(plays, "SHDC"[trump])
+
+
+def test_kick_and_game_points_match_reference():
+    for card in range(52):
+        for code, kick in enumerate(KICKS):
+            want = 0 if kick == "final-jack" else ref.kick_value(card_name(card), kick)
+            assert kick_points(code, card) == want
+    rng = random.Random(4)
+    for _ in range(5000):
+        cards = rng.sample(range(52), rng.randrange(0, 30))
+        assert game_points(np.uint64(mask_of(cards))) == sum(ref.card_points(card_name(c)) for c in cards)
+    assert game_points(np.uint64((1 << 52) - 1)) == 4 * (10 + 4 + 3 + 2 + 1)

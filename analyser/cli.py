@@ -11,14 +11,32 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import importlib
+
 import typer
 
 from .cards import CardError
 from .policy import PolicyError
 from .rules import PRESETS, RuleSet, RulesError, make_rules
+from .simulate import CHUNK_DEALS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Monte Carlo strategy analyser for the card game All Fours.")
+                  rich_markup_mode=None, help="Monte Carlo strategy analyser for the card game All Fours.")
+
+
+def _one_line(self: Exception, file: object = None) -> None:
+    """Usage errors as one line on stderr (click would print usage, a hint and a blank line)."""
+    typer.echo(f"error: {self.format_message()} (see --help)", err=True)  # type: ignore[attr-defined]
+
+
+# Newer typer vendors click as typer._click; older ones use click itself. Patch whichever is used.
+for _name in ("typer._click.exceptions", "click.exceptions"):
+    try:
+        _exceptions = importlib.import_module(_name)
+    except ImportError:
+        continue
+    _exceptions.ClickException.show = _one_line  # type: ignore[attr-defined]
+    _exceptions.UsageError.show = _one_line  # type: ignore[attr-defined]
 
 Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
 
@@ -49,6 +67,7 @@ def build_rules(preset: Preset, players: int | None, settings: list[str] | None)
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
     players: PlayersOpt = None,
     set_: SetOpt = None,
@@ -58,25 +77,73 @@ def simulate(
         list[str], typer.Option("--policy", help="Policy for every seat, or once per seat (e.g. random:beg=0).")
     ] = ["random"],  # noqa: B006
     log: Annotated[Optional[Path], typer.Option("--log", help="Write every deal to this allfours-log/1 file.")] = None,
+    threads: Annotated[
+        Optional[int], typer.Option("--threads", min=1, help="Threads playing chunks (default: all cores).")
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Run folder: chunk results (Parquet), meta.json, summary.")
+    ] = None,
+    resume: Annotated[
+        Optional[Path], typer.Option("--resume", help="Finish an interrupted run folder (plays missing chunks).")
+    ] = None,
+    chunk_size: Annotated[
+        int, typer.Option("--chunk-size", min=1, help="Deals per chunk (each chunk starts a fresh match).")
+    ] = CHUNK_DEALS,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Play deals as matches and write their game log."""
+    """Play deals as matches in parallel; summarize them, keep results in a run folder, write a log."""
+    import os
+
+    from . import runner
+
+    given = {name for name in ("rules", "players", "set_", "deals", "seed", "policy", "chunk_size")
+             if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")}
+    if resume is not None and out is not None and out.resolve() != resume.resolve():
+        fail("give --resume RUN_DIR alone, or with the same --out")
+    run_dir = resume if resume is not None else out
+    try:
+        if resume is not None:
+            spec, same_engine = runner.open_run(resume)
+            conflicts = runner.resume_conflicts(
+                spec, preset=rules.value if "rules" in given else None, players=players,
+                settings=set_ if "set_" in given else None, policies=policy if "policy" in given else None,
+                seed=seed if "seed" in given else None, deals=deals if "deals" in given else None,
+                chunk_size=chunk_size if "chunk_size" in given else None)
+            if conflicts:
+                fail(f"{resume} was run with other options: {'; '.join(conflicts)}")
+            if not same_engine:
+                typer.echo("warning: the engine changed since this run started; "
+                           "resumed chunks may differ from an uninterrupted run", err=True)
+        else:
+            spec = runner.RunSpec.new(build_rules(rules, players, set_), policy, seed, deals, chunk_size)
+        if log is not None:
+            _write_log(spec.rules, spec.deals, spec.seed, list(spec.policies), spec.chunk_size, log)
+        with runner.ProgressBar(spec.deals) as bar:
+            summary = runner.run(spec, threads or os.cpu_count() or 1, run_dir, resume=resume is not None,
+                                 progress=bar.advance, on_start=bar.start)
+    except KeyboardInterrupt:
+        if run_dir is not None and (run_dir / "meta.json").exists():
+            typer.echo(f"interrupted: finished chunks are kept; continue with --resume {run_dir}", err=True)
+        raise
+    except (runner.RunError, PolicyError) as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{err.filename or 'run folder'}: {err.strerror or err}")
+    typer.echo(runner.summary_json(summary) if json_out else runner.summary_table(summary), nl=not json_out)
+
+
+def _write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk: int, log: Path) -> None:
+    """Write every deal of the run (the same chunks as its summary) to `log` (allfours-log/1)."""
+    from .gamelog import dumps
     from .policy import seat_policies
     from .simulate import iter_log_lines
-    from .gamelog import dumps
 
-    ruleset = build_rules(rules, players, set_)
+    kinds, params = seat_policies(policy, ruleset.players)
     try:
-        kinds, params = seat_policies(policy, ruleset.players)
-    except PolicyError as err:
-        fail(str(err))
-    if log is None:
-        fail("give --log FILE to write the game log")
-    assert log is not None
-    try:
-        with open(log, "w", encoding="utf-8") as out:
+        with open(log, "w", encoding="utf-8") as stream:
             count = 0
-            for line in iter_log_lines(ruleset, deals, seed, kinds, params):
-                out.write(dumps(line) + "\n")
+            for line in iter_log_lines(ruleset, deals, seed, kinds, params, chunk):
+                stream.write(dumps(line) + "\n")
                 count += 1
     except OSError as err:
         fail(f"cannot write {log}: {err.strerror}")
@@ -128,3 +195,11 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+
+
+# Commands that live in their own modules register themselves on `app` when imported.
+# (one import per module, below this line)
+from . import cli_tournament  # noqa: E402,F401
+from . import cli_bench  # noqa: E402,F401
+from . import cli_whatif  # noqa: E402,F401
+from . import cli_equity  # noqa: E402,F401

@@ -29,7 +29,8 @@ def chunk_sizes(deals: int, chunk: int = CHUNK_DEALS) -> list[int]:
 
 def chunk_rngs(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
     """The two random states (cards, players' choices) of chunk `index` of a run."""
-    cards, choices = np.random.SeedSequence(seed).spawn(index + 1)[index].spawn(2)
+    # Exactly SeedSequence(seed).spawn(index + 1)[index], without spawning the others.
+    cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
     return rng_state(cards), rng_state(choices)
 
 

@@ -1,0 +1,28 @@
+"""``allfours bench``: whole deals per second, 1 thread and T threads, and peak memory."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import JsonOpt, app
+
+
+@app.command()
+def bench(
+    threads: Annotated[
+        Optional[int], typer.Option("--threads", min=1, help="Threads to measure (default: all cores).")
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, max=600, help="Seconds of play per figure.")
+    ] = 3.0,
+    json_out: JsonOpt = False,
+) -> None:
+    """Measure whole deals per second (trinidad; random with the eldest standing, and heuristic)."""
+    from .bench import bench_table, run_bench
+
+    result = run_bench(threads or os.cpu_count() or 1, seconds)
+    typer.echo(json.dumps(result) if json_out else bench_table(result))

@@ -46,34 +46,34 @@ def _ctlz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def popcount(mask):
     return np.int64(_ctpop(np.uint64(mask)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def lowest_card(mask):
     """Index of the lowest set bit (mask must be non-zero)."""
     return np.int64(_cttz(np.uint64(mask)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def highest_card(mask):
     """Index of the highest set bit (mask must be non-zero)."""
     return np.int64(63 - np.int64(_ctlz(np.uint64(mask))))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def bit(card):
     return U1 << np.uint64(card)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def suit_mask(suit):
     return SUIT_BITS << np.uint64(13 * suit)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def nth_card(mask, n):
     """The n-th lowest card (0-based) in mask."""
     m = np.uint64(mask)
@@ -82,7 +82,7 @@ def nth_card(mask, n):
     return lowest_card(m)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_points(mask):
     """Card points for Game in a set of cards."""
     total = 0
@@ -94,12 +94,12 @@ def game_points(mask):
 # --- random stream -----------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(s):
     """xoshiro256**: next 64 random bits, advancing state s (uint64[4])."""
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
@@ -113,19 +113,19 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_below(s, n):
     """Uniform int in [0, n) for n < 2**32 (Lemire's multiply-shift; bias < n / 2**32)."""
     return np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_unit(s):
     """Uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_card(s, mask):
     """A card drawn uniformly from a non-empty mask."""
     return nth_card(mask, rand_below(s, popcount(mask)))

@@ -41,12 +41,12 @@ S_RUNS_HIST = 16 + 2 * N_WHY  # + k (k = 0..7, 7 meaning 7 or more): lines with 
 N_STATS = S_RUNS_HIST + 8
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def side_of(seat, players):
     return seat % 2 if players == 4 else seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kick_points(kick, card):
     """Points the dealer's side scores for turning up `card`."""
     rank = card % 13
@@ -62,7 +62,7 @@ def kick_points(kick, card):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump):
     """Cards of `hand` that may be played to a trick.
 
@@ -84,7 +84,7 @@ def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump):
     return legal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def beats(card, best, led_suit, trump):
     """True if `card` takes the trick from the card `best` currently winning it."""
     suit = card // 13
@@ -94,7 +94,7 @@ def beats(card, best, led_suit, trump):
     return best_suit != trump and suit == led_suit and card > best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_winner(cards, trump):
     """Index (in play order) of the card that wins a trick."""
     best = 0
@@ -105,7 +105,7 @@ def trick_winner(cards, trump):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def emit(ev, info, kind, a, b, c):
     if ev.shape[0] == 0:
         return
@@ -120,7 +120,7 @@ def emit(ev, info, kind, a, b, c):
     info[I_EVENTS] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def award(rules, scores, side, n, why, ev, info, pts):
     """Score `n` for `side` now; True if that side has reached the target."""
     if n <= 0:
@@ -134,7 +134,7 @@ def award(rules, scores, side, n, why, ev, info, pts):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def draw(deck, pos, fixed, deck_rng):
     """Card at deck position `pos`; positions from `fixed` on are shuffled lazily."""
     if pos >= fixed:
@@ -145,7 +145,7 @@ def draw(deck, pos, fixed, deck_rng):
     return deck[pos]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_game(rules, scores, captured, dealer, ev, info, pts):
     """Game: most card points captured; a tie goes by the rule set's tie rule."""
     n = rules[R_PLAYERS]
@@ -178,18 +178,21 @@ def score_game(rules, scores, captured, dealer, ev, info, pts):
     return False
 
 
-@njit(cache=True)
-def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, ctx):
+@njit(cache=True, _nrt=False)
+def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, work, ctx):
     n = rules[R_PLAYERS]
     eldest = (dealer + 1) % n
     tmask = suit_mask(trump)
     in_play = np.uint64(0)
     for s in range(n):
         in_play |= hands[s] & tmask
-    start = hands.copy()
+    start = work[4:8]  # hands at the start of play: who held High, Low and the jack
+    for s in range(n):
+        start[s] = hands[s]
     jack_bit = bit(trump * 13 + RANK_JACK)
     forbid = rules[R_UNDERTRUMP] == 1
-    captured = np.zeros(4, dtype=np.uint64)
+    captured = work[8:12]  # cards won, by side
+    captured[:] = 0
     jack_captor = -1
     ntricks = popcount(hands[eldest])
     leader = eldest
@@ -257,7 +260,7 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rn
     score_game(rules, scores, captured, dealer, ev, info, pts)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info, pts):
     """Play one dealer's turn, from the shuffle to the last point.
 
@@ -269,6 +272,16 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
     cards can be replayed with other players (duplicate deals, paired options).
     Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
     """
+    work = np.zeros(12, dtype=np.uint64)
+    ctx = np.zeros(N_CTX, dtype=np.int64)
+    play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
+                 pts, work, ctx)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
+                 pts, work, ctx):
+    """play_line with caller-owned scratch space (uint64[12] work, int64[N_CTX] ctx): no allocation."""
     n = rules[R_PLAYERS]
     rc = rules[R_RUN_CARDS]
     info[:] = 0
@@ -279,8 +292,7 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
     eldest = (dealer + 1) % n
     dside = side_of(dealer, n)
     eside = side_of(eldest, n)
-    hands = np.zeros(n, dtype=np.uint64)
-    ctx = np.zeros(N_CTX, dtype=np.int64)
+    hands = work[0:4]
     first = True
     trump = 0
     turnup = 0
@@ -386,7 +398,7 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
                 gone = choose_discard(kinds[seat], params[seat], hands[seat], trump, HAND_SIZE, rng)
                 hands[seat] &= ~gone
                 emit(ev, info, E_DISCARD, seat, np.int64(gone), 0)
-    play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, ctx)
+    play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, work, ctx)
 
 
 @njit(cache=True)
@@ -397,8 +409,21 @@ def new_match_state(players):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats):
+    deck = np.arange(52, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    scores = np.zeros(4, dtype=np.int64)
+    work = np.zeros(12, dtype=np.uint64)
+    ctx = np.zeros(N_CTX, dtype=np.int64)
+    return simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
+                             deck, info, pts, scores, work, ctx)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
+                      deck, info, pts, scores, work, ctx):
     """Play up to `n_lines` lines as matches, adding their facts to `stats`.
 
     With an event buffer (`ev` rows > 0) every line's events are kept and `meta[i]`
@@ -408,10 +433,6 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
     """
     n = rules[R_PLAYERS]
     nsides = 2 if n == 4 else n
-    deck = np.arange(52, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
     recording = ev.shape[0] > 0
     offset = 0
     done = 0
@@ -423,21 +444,25 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
             mstate[1] = 0
             mstate[2:6] = 0
         dealer = mstate[0]
-        scores[:] = mstate[2:6]
+        for s in range(4):
+            scores[s] = mstate[2 + s]
         if recording:
             meta[i, 0] = dealer
             meta[i, 1] = offset
-            meta[i, 4:8] = scores
-            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
-                      ev[offset:offset + MAX_LINE_EVENTS], info, pts)
+            for s in range(4):
+                meta[i, 4 + s] = scores[s]
+            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
+                         ev[offset:offset + MAX_LINE_EVENTS], info, pts, work, ctx)
             offset += info[I_EVENTS]
             meta[i, 2] = offset
             meta[i, 3] = info[I_WINNER]
-            meta[i, 8:12] = scores
+            for s in range(4):
+                meta[i, 8 + s] = scores[s]
             meta[i, 12] = info[I_OVERFLOW]
         else:
-            play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts)
-        mstate[2:6] = scores
+            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, ctx)
+        for s in range(4):
+            mstate[2 + s] = scores[s]
         if info[I_WINNER] >= 0:
             mstate[1] = 1
             stats[S_MATCHES] += 1

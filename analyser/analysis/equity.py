@@ -1,0 +1,289 @@
+"""Match equity: the probability that a side wins the match from every score.
+
+What is stored. For two sides (2 or 4 players; 3 players is rejected), the table is
+``p[a, b]`` = P(the side about to deal wins the match | the dealer's side has ``a``
+points, the other side ``b``, before the deal), for 0 <= a, b < target. Storing it
+from the dealer's side's point of view uses two symmetries of a game where every
+seat plays the same policy: the seat numbers themselves do not matter (with 4
+players dealer seats d and d + 2 are the same situation), and swapping the sides is
+the same as passing the deal. So P(side s wins | scores, dealer's side d) is
+``p[s's score, other's]`` if s == d, else ``1 - p[other's score, s's]``.
+
+How it is estimated (dynamic programming over one-deal transitions). From every
+cell (a, b), ``deals_per_cell`` single deals are played (the dealer's side starts
+with a, the other with b; points in strict order, a deal stopping the moment a side
+reaches the target), and each deal's ending is counted: the dealer's side won in
+the deal, the other side won, or the new score (a2, b2). Simulating from every cell
+gets the score-dependence right (mid-deal wins, score-aware policies). After a deal
+that does not end the match the deal passes to the other side, so
+
+    p[a, b] = P(dealer wins in the deal) + sum P(a2, b2) * (1 - p[b2, a2]),
+
+a linear system ``(I + M) p = c`` over the target**2 cells, solved exactly (a deal
+that scores nothing links (a, b) and (b, a), so cells are not solved one by one).
+
+Uncertainty (delta method). Each cell's counts are multinomial; to first order the
+error of p[x] is sum over cells y of ((I + M)^-1)[x, y] times the error of cell y's
+mean continuation value g (1 for a dealer win, 0 for a loss, 1 - p[b2, a2] for a new
+score), whose variance is Var_y(g) / deals_per_cell. The reported 95% interval is
+p +- 1.96 * sqrt(that sum), cut to [0, 1]. Every cell's estimate pools the deals of
+all the cells a match from it passes through, so far fewer deals are needed than
+playing whole matches from every cell; ``simulate_match_wins`` plays whole matches,
+as the independent check the tests use.
+
+Cache. ``allfours equity`` writes ``results/equity/<preset>-<players>p-<policy>-<hash>``
+``.parquet`` (one row per cell: scores, p, se, CI), the same as ``.csv``, and a ``.json``
+of what it was made from: rules, the policy's parameters, deals per cell, seed and a
+digest of the engine's sources. A table is reused only when all of these match (the
+what-if takes the largest matching table of any size and seed), so a change to the
+kernels or the policies never reads an out-of-date table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..engine.bits import rng_state
+from ..engine.decisions import play_matches, sample_transitions
+from ..policy import parse_policy
+from ..rules import RuleSet
+from .stats import Z95
+
+EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
+DEFAULT_DEALS_PER_CELL = 20_000
+DEFAULT_DIR = Path("results") / "equity"
+Progress = Callable[[int], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class EquityTable:
+    """P(the dealer's side wins the match) by (dealer's side score, other side's score)."""
+
+    rules: RuleSet
+    policy: str
+    deals_per_cell: int
+    seed: int
+    p: np.ndarray   # float64[target, target]
+    se: np.ndarray  # its standard error, same shape
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    def ci95(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.clip(self.p - Z95 * self.se, 0.0, 1.0), np.clip(self.p + Z95 * self.se, 0.0, 1.0)
+
+    @property
+    def max_half_width(self) -> float:
+        return float(Z95 * self.se.max())
+
+    def win_prob(self, scores: list[int], dealer_side: int, side: int) -> float:
+        """P(`side` wins the match) with two-side `scores` before a deal by `dealer_side`."""
+        other = 1 - side
+        if side == dealer_side:
+            return float(self.p[scores[side], scores[other]])
+        return float(1.0 - self.p[scores[other], scores[side]])
+
+    def to_frame(self) -> pd.DataFrame:
+        t = self.target
+        a, b = np.meshgrid(np.arange(t), np.arange(t), indexing="ij")
+        lo, hi = self.ci95()
+        return pd.DataFrame({
+            "dealer_score": a.ravel(), "other_score": b.ravel(), "p_dealer_wins": self.p.ravel(),
+            "se": self.se.ravel(), "ci95_lo": lo.ravel(), "ci95_hi": hi.ravel(),
+        })
+
+    def to_json(self) -> dict:
+        lo, hi = self.ci95()
+        return {
+            "rules": self.rules.as_log_dict(), "policy": self.policy, "deals_per_cell": self.deals_per_cell,
+            "seed": self.seed, "measure": "P(dealer's side wins the match)", "max_ci95_half_width": self.max_half_width,
+            "table": [
+                {"dealer_score": a, "other_score": b, "p": float(self.p[a, b]),
+                 "ci95": [float(lo[a, b]), float(hi[a, b])]}
+                for a in range(self.target) for b in range(self.target)
+            ],
+        }
+
+
+def check_two_sides(rules: RuleSet) -> None:
+    if rules.sides != 2:
+        raise ValueError(f"match equity tables need two sides (2 or 4 players), not {rules.players} players")
+
+
+def cell_rngs(seed: int, cells: int, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Card and choice streams of one cell: its own child of SeedSequence(seed)."""
+    cards, choices = np.random.SeedSequence(seed).spawn(cells)[index].spawn(2)
+    return rng_state(cards), rng_state(choices)
+
+
+def _map_cells(task: Callable[[int], np.ndarray], cells: int, progress: Progress | None,
+               threads: int | None) -> list[np.ndarray]:
+    """Run task(cell) for every cell on threads (the kernels release the GIL), in cell order."""
+    workers = max(1, threads or os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        out = []
+        for result in pool.map(task, range(cells)):
+            out.append(result)
+            if progress:
+                progress(1)
+    return out
+
+
+def estimate_transitions(rules: RuleSet, policy: str, deals_per_cell: int, seed: int,
+                         progress: Progress | None = None, threads: int | None = None) -> np.ndarray:
+    """counts[x, y]: deals from cell x = a * T + b ending at cell y, or (y = T*T) won by
+    the dealer's side, or (y = T*T + 1) won by the other side."""
+    check_two_sides(rules)
+    t = rules.target
+    kind, row = parse_policy(policy)
+    kinds = np.full(rules.players, kind, dtype=np.int64)
+    params = np.tile(row, (rules.players, 1))
+    rules_array = rules.as_array()
+
+    def cell(x: int) -> np.ndarray:
+        deck_rng, rng = cell_rngs(seed, t * t, x)
+        counts = np.zeros(t * t + 2, dtype=np.int64)
+        sample_transitions(rules_array, x // t, x % t, deals_per_cell, kinds, params, deck_rng, rng, counts)
+        return counts
+
+    return np.stack(_map_cells(cell, t * t, progress, threads))
+
+
+def solve_equity(counts: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """p[a, b] and its delta-method standard error from transition counts (module docstring)."""
+    t = target
+    cells = t * t
+    n = counts.sum(axis=1).astype(np.float64)
+    prob = counts / n[:, None]
+    flip = np.arange(cells).reshape(t, t).T.ravel()  # cell (a, b) -> (b, a): the next dealer's view
+    m = prob[:, :cells][:, flip]
+    c = prob[:, cells] + prob[:, :cells].sum(axis=1)
+    inverse = np.linalg.inv(np.eye(cells) + m)
+    p = inverse @ c
+    g = np.concatenate([1.0 - p[flip], [1.0, 0.0]])
+    mean_g = prob @ g
+    var_g = np.maximum(prob @ (g * g) - mean_g * mean_g, 0.0)
+    var_p = (inverse * inverse) @ (var_g / n)
+    return p.reshape(t, t), np.sqrt(var_p).reshape(t, t)
+
+
+def estimate_equity(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, seed: int = 1,
+                    progress: Progress | None = None, threads: int | None = None) -> EquityTable:
+    """The match-equity table of a rule set with every seat playing `policy`."""
+    counts = estimate_transitions(rules, policy, deals_per_cell, seed, progress, threads)
+    p, se = solve_equity(counts, rules.target)
+    return EquityTable(rules, policy, deals_per_cell, seed, p, se)
+
+
+def simulate_match_wins(rules: RuleSet, policy: str, scores: list[int], dealer: int, matches: int,
+                        seed: int) -> np.ndarray:
+    """Matches won by each side, playing `matches` whole matches from `scores` with `dealer` to deal."""
+    kind, row = parse_policy(policy)
+    kinds = np.full(rules.players, kind, dtype=np.int64)
+    params = np.tile(row, (rules.players, 1))
+    deck_rng, rng = cell_rngs(seed, 1, 0)
+    start = np.zeros(4, dtype=np.int64)
+    start[: len(scores)] = scores
+    wins = np.zeros(4, dtype=np.int64)
+    play_matches(rules.as_array(), dealer, start, matches, kinds, params, deck_rng, rng, wins)
+    return wins[: rules.sides]
+
+
+# --- the cache under results/equity ---------------------------------------------
+
+
+def engine_digest() -> str:
+    """Hash of the engine's sources: a table made by other kernels or policies is not reused."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(__file__).parent.parent / "engine").glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_key(rules: RuleSet, policy: str) -> dict:
+    """What a table depends on, apart from its sample size and seed."""
+    kind, row = parse_policy(policy)
+    return {"format": EQUITY_FORMAT, "engine": engine_digest(), "rules": rules.as_log_dict(), "policy_kind": kind,
+            "policy_params": row.tolist()}
+
+
+def cache_stem(rules: RuleSet, policy: str, deals_per_cell: int, seed: int) -> str:
+    """File name: preset, players, policy name and a hash of the parameters (not of the engine:
+    a table re-estimated after an engine change replaces the old one)."""
+    key = {**cache_key(rules, policy), "deals_per_cell": deals_per_cell, "seed": seed}
+    del key["engine"]
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+    name = policy.partition(":")[0].strip().lower()
+    return f"{rules.preset}-{rules.players}p-{name}-{digest}"
+
+
+def save_table(table: EquityTable, out_dir: Path) -> Path:
+    """Write <stem>.parquet, .csv and the .json of its parameters; the parquet path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = cache_stem(table.rules, table.policy, table.deals_per_cell, table.seed)
+    frame = table.to_frame()
+    path = out_dir / f"{stem}.parquet"
+    frame.to_parquet(path, index=False)
+    frame.to_csv(out_dir / f"{stem}.csv", index=False)
+    meta = {**cache_key(table.rules, table.policy), "policy": table.policy,
+            "deals_per_cell": table.deals_per_cell, "seed": table.seed, "max_ci95_half_width": table.max_half_width}
+    (out_dir / f"{stem}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def load_table(path: Path, rules: RuleSet, policy: str, deals_per_cell: int, seed: int) -> EquityTable:
+    frame = pd.read_parquet(path)
+    t = rules.target
+    if len(frame) != t * t:
+        raise ValueError(f"{path}: expected {t * t} cells, found {len(frame)}")
+    frame = frame.sort_values(["dealer_score", "other_score"])
+    p = frame["p_dealer_wins"].to_numpy(np.float64).reshape(t, t)
+    se = frame["se"].to_numpy(np.float64).reshape(t, t)
+    return EquityTable(rules, policy, deals_per_cell, seed, p, se)
+
+
+def cached_table(rules: RuleSet, policy: str, out_dir: Path = DEFAULT_DIR, deals_per_cell: int | None = None,
+                 seed: int | None = None) -> tuple[EquityTable, Path] | None:
+    """A cached table for these rules, policy and engine (with this size and seed if given;
+    otherwise the one with the most deals per cell), or None."""
+    key = cache_key(rules, policy)
+    best: tuple[int, int, Path] | None = None
+    for meta_path in sorted(out_dir.glob("*.json")) if out_dir.is_dir() else []:
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in key.items()):
+            continue
+        size, made_with = int(meta.get("deals_per_cell", 0)), int(meta.get("seed", -1))
+        if (deals_per_cell is not None and size != deals_per_cell) or (seed is not None and made_with != seed):
+            continue
+        path = meta_path.with_suffix(".parquet")
+        if path.exists() and (best is None or size > best[0]):
+            best = (size, made_with, path)
+    if best is None:
+        return None
+    return load_table(best[2], rules, policy, best[0], best[1]), best[2]
+
+
+def equity_table(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, seed: int = 1,
+                 out_dir: Path = DEFAULT_DIR, progress: Progress | None = None,
+                 threads: int | None = None) -> tuple[EquityTable, Path, bool]:
+    """The table from the cache, or estimated and cached; (table, parquet path, from cache)."""
+    check_two_sides(rules)
+    found = cached_table(rules, policy, out_dir, deals_per_cell, seed)
+    if found is not None:
+        return found[0], found[1], True
+    table = estimate_equity(rules, policy, deals_per_cell, seed, progress, threads)
+    return table, save_table(table, out_dir), False

@@ -1,0 +1,109 @@
+"""Confidence-interval arithmetic for Monte Carlo estimates.
+
+Every estimate is a mean of independent per-deal values, reported with its standard
+error and a normal 95% interval. Options judged on the same deals are compared by the
+mean and standard error of their per-deal *difference* (common random numbers).
+
+>>> est = estimate([1.0, 2.0, 3.0, 4.0])
+>>> est.mean, round(est.se, 6), [round(x, 4) for x in est.ci95]
+(2.5, 0.645497, [1.2348, 3.7652])
+>>> round(normal_cdf(1.959963984540054), 6)
+0.975
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its standard error, from `n` values."""
+
+    mean: float
+    se: float
+    n: int
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return ci95(self.mean, self.se)
+
+    def clipped_ci95(self, lo: float, hi: float) -> tuple[float, float]:
+        """The 95% interval cut to [lo, hi] (e.g. [0, 1] for a probability)."""
+        a, b = self.ci95
+        return max(lo, a), min(hi, b)
+
+
+def ci95(mean: float, se: float) -> tuple[float, float]:
+    """Normal 95% confidence interval."""
+    return mean - Z95 * se, mean + Z95 * se
+
+
+def estimate(values: Sequence[float] | np.ndarray) -> Estimate:
+    """Mean and standard error (sample standard deviation / sqrt(n)) of per-deal values."""
+    x = np.asarray(values, dtype=np.float64)
+    n = x.shape[0]
+    if n == 0:
+        raise ValueError("no values to estimate from")
+    mean = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+    return Estimate(mean, se, n)
+
+
+def paired_difference(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> Estimate:
+    """Estimate of mean(a - b) when a[i] and b[i] come from the same deal."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError("paired values need the same number of deals")
+    return estimate(x - y)
+
+
+def normal_cdf(z: float) -> float:
+    """Standard normal distribution function."""
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def prob_better(diff: Estimate) -> float:
+    """Probability that the option ahead by `diff` is really the better one (normal
+    approximation): Phi(|mean| / se); 0.5 when nothing separates them.
+
+    >>> prob_better(Estimate(0.2, 0.1, 100)) > 0.97
+    True
+    """
+    if diff.se == 0:
+        return 1.0 if diff.mean != 0 else 0.5
+    if not math.isfinite(diff.se):
+        return 0.5
+    return normal_cdf(abs(diff.mean) / diff.se)
+
+
+def separated(diff: Estimate, z: float) -> bool:
+    """True when the difference is more than `z` standard errors away from zero."""
+    return abs(diff.mean) > z * diff.se
+
+
+def running_estimates(values: np.ndarray, every: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(deals, mean, se) after the first k values, for k = every, 2 * every, ... (k >= 2).
+
+    >>> n, m, s = running_estimates(np.array([1.0, 3.0, 2.0]))
+    >>> n.tolist(), m.tolist(), s.round(4).tolist()
+    ([2, 3], [2.0, 2.0], [1.0, 0.5774])
+    """
+    x = np.asarray(values, dtype=np.float64)
+    k = np.arange(max(2, every), x.shape[0] + 1, every)
+    if k.size == 0:
+        return k, np.zeros(0), np.zeros(0)
+    # Shifted sums keep the variance accurate when the mean is far from zero.
+    y = x - x[0]
+    s1 = np.cumsum(y)[k - 1]
+    s2 = np.cumsum(y * y)[k - 1]
+    mean = s1 / k
+    var = np.maximum(s2 - k * mean * mean, 0.0) / (k - 1)
+    return k, mean + x[0], np.sqrt(var / k)

@@ -1,0 +1,84 @@
+"""``allfours equity``: the match-equity table, cached under results/equity and drawn as a heatmap."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .analysis.equity import DEFAULT_DEALS_PER_CELL, DEFAULT_DIR, EquityTable
+from .cli import USER_ERRORS, JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, SetOpt, app, build_rules, fail
+
+PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy of every seat: heuristic or random (NAME:key=value).")]
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", min=1, max=256,
+                                                   help="Worker threads (default: all cores); same answer on any.")]
+
+
+@contextmanager
+def progress_bar(description: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (only on a terminal); yields advance(n)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=console, transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def format_table(table: EquityTable) -> str:
+    """The table as text: % that the dealer's side wins, rows its score, columns the opponents'."""
+    t = table.target
+    lines = ["P(dealer's side wins the match), %: rows the dealer's side's score, columns the opponents'",
+             "     " + "".join(f"{b:>5}" for b in range(t))]
+    for a in range(t):
+        lines.append(f"{a:>4} " + "".join(f"{100 * table.p[a, b]:>5.1f}" for b in range(t)))
+    return "\n".join(lines)
+
+
+@app.command()
+def equity(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    policy: PolicyOpt = "heuristic",
+    deals_per_cell: Annotated[int, typer.Option(
+        "--deals-per-cell", "--matches-per-cell", min=100, max=10_000_000,
+        help="Single deals sampled from every score (the table is solved from these one-deal transitions).",
+    )] = DEFAULT_DEALS_PER_CELL,
+    seed: SeedOpt = 1,
+    out: Annotated[Path, typer.Option("--out", help="Folder of the cached tables and the heatmap.")] = DEFAULT_DIR,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Heatmap PNG (default: next to the table).")] = None,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Match-win probability from every score (2 sides), with 95% CIs; cached and drawn."""
+    from .analysis.charts import equity_heatmap
+    from .analysis.equity import check_two_sides, equity_table
+
+    ruleset = build_rules(rules, players, set_)
+    try:
+        check_two_sides(ruleset)
+        from .policy import parse_policy
+
+        parse_policy(policy)
+        with progress_bar("equity", ruleset.target ** 2) as advance:
+            table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, advance, threads)
+        heatmap = equity_heatmap(table, plot or path.with_name(path.stem + "-heatmap.png"))
+    except USER_ERRORS as err:
+        fail(str(err))
+        return
+    if json_out:
+        typer.echo(json.dumps({**table.to_json(), "file": str(path), "cached": cached, "heatmap": str(heatmap)}))
+        return
+    typer.echo(f"Match equity: {ruleset.preset}, {ruleset.players} players, target {ruleset.target}, policy {policy} "
+               f"({deals_per_cell:,} deals per cell, seed {seed})")
+    typer.echo(format_table(table))
+    typer.echo(f"largest 95% CI half-width: {table.max_half_width:.4f}")
+    typer.echo(f"table: {path} ({'from the cache' if cached else 'new'}); heatmap: {heatmap}")

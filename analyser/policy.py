@@ -4,14 +4,18 @@ A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 (the eldest always stands). The kernels see an int kind and a float64 row per seat.
 
 >>> kind, row = parse_policy("random:beg=0.25")
->>> kind, row[0], row[1]
+>>> kind, float(row[0]), float(row[1])
 (0, 0.25, 0.5)
+>>> kind, row = parse_policy("heuristic:beg_trumps=3")
+>>> kind, float(row[HEURISTIC_PARAMS["beg_trumps"][0]]), float(row[HEURISTIC_PARAMS["win_points"][0]])
+(1, 3.0, 4.0)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .engine.heuristic import HEURISTIC_DEFAULTS
 from .engine.layout import K_HEURISTIC, K_RANDOM, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS
 
 
@@ -21,7 +25,10 @@ class PolicyError(ValueError):
 
 # Parameter names per kind, with defaults, in the kernels' row order.
 RANDOM_PARAMS: dict[str, tuple[int, float]] = {"beg": (P_BEG, 0.5), "give": (P_GIVE, 0.5), "bunch": (P_BUNCH, 0.5)}
-PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: dict(RANDOM_PARAMS)}
+# The heuristic's rules and defaults are documented in engine/heuristic.py; its beg, give
+# and bunch default to -1 (decide by the rules), a value in [0, 1] is a fixed probability.
+HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
+PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS}
 
 
 def parse_policy(spec: str) -> tuple[int, np.ndarray]:

@@ -70,3 +70,29 @@ N_PARAMS = 24
 P_BEG = 0          # probability the eldest begs
 P_GIVE = 1         # probability the dealer gives one when begged
 P_BUNCH = 2        # probability a player agrees to bunch
+
+# Hand evaluator features (int64 array filled by evaluator.evaluate_hand).
+F_TRUMPS = 0        # trumps held
+F_HIGH_TRUMP = 1    # rank index (0 = 2 .. 12 = A) of the highest trump held, -1 if none
+F_LOW_TRUMP = 2     # rank index of the lowest trump held, -1 if none
+F_TRUMP_JACK = 3    # 1 if the jack of trump is held
+F_TRUMP_ACE = 4
+F_TRUMP_TEN = 5
+F_GAME_POINTS = 6   # card points for Game in the hand
+F_SIDE_LEN = 7      # length of the longest non-trump suit
+F_SIDE_TOP = 8      # rank index of that suit's top card, -1 if no side card
+F_SIDE_TENS = 9     # tens held outside trump
+F_CLASS = 10        # hand class code (evaluator.hand_class_code)
+N_FEATURES = 11
+
+# Heuristic policy parameters (indices >= 3; P_BEG/P_GIVE/P_BUNCH < 0 mean "use the rules").
+H_BEG_TRUMPS = 3    # eldest begs when trump strength is below this
+H_GIVE_TRUMPS = 4   # dealer gives one when trump strength is at least this
+H_BUNCH_TRUMPS = 5  # agree to bunch when trump strength is below this
+H_WIN_POINTS = 6    # Game points that make an opponent's trick worth taking
+H_JACK_VALUE = 7    # what the jack of trump in a trick counts as, in Game points
+H_DRAW_TRUMPS = 8   # lead a small trump to draw the jack holding this many below it
+H_SMEAR = 9         # 1: throw Game points onto a partner's secure trick
+H_SCORE_AWARE = 10  # 1: the dealer never gives a gift that ends the match
+H_CASH_JACK = 11    # 1: lead the jack (then ten) of trump once no unseen trump can beat it
+H_PULL = 12         # 1: lead a boss trump while the jack or ten of trump is unseen

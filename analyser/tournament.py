@@ -1,0 +1,196 @@
+"""Tournaments: policy A against policy B over whole matches, deals duplicated.
+
+With 4 players A holds the even seats (side 0) and B the odd ones; with 2 players
+seat 0 plays seat 1. Three players are refused: each plays alone, so there are no
+two sides to compare. Every match is played twice from the same card stream with
+A and B swapping seats (a duplicate pair), so luck of the cards cancels out.
+
+Matches come in pairs, and pairs are the independent units of the statistics:
+the win rate is A's wins over all matches played (two per pair), its standard
+error comes from the spread of the per-pair win fractions. Points per deal are
+ratio estimates (points over dealer turns) with a delta-method standard error.
+
+Pairs are cut into chunks of ``CHUNK_PAIRS``; chunk k draws its card and choice
+streams from ``SeedSequence(seed).spawn(...)[k]``, so results do not depend on the
+number of threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from .engine.bits import rng_state
+from .engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
+from .policy import parse_policy
+from .rules import RuleSet
+
+CHUNK_PAIRS = 500
+Z95 = 1.959963984540054
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be played as asked."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Estimate:
+    value: float
+    se: float
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.value - Z95 * self.se, self.value + Z95 * self.se)
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentResult:
+    rules: RuleSet
+    a: str
+    b: str
+    seed: int
+    matches: int        # matches played (two per duplicate pair)
+    a_wins: int
+    unfinished: int     # matches given up without a winner (counted as not won by A)
+    deals: int          # dealer turns played, all matches
+    a_win_rate: Estimate
+    a_win_rate_ci95: tuple[float, float]
+    a_points_per_deal: Estimate
+    b_points_per_deal: Estimate
+    diff_points_per_deal: Estimate  # A minus B
+
+    def as_dict(self) -> dict[str, Any]:
+        def est(e: Estimate, ci: tuple[float, float] | None = None) -> dict[str, Any]:
+            lo, hi = ci or e.ci95
+            return {"value": e.value, "se": e.se, "ci95": [lo, hi]}
+
+        return {
+            "rules": self.rules.as_log_dict(),
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            "matches": self.matches,
+            "pairs": self.matches // 2,
+            "a_wins": self.a_wins,
+            "unfinished": self.unfinished,
+            "deals": self.deals,
+            "deals_per_match": self.deals / self.matches,
+            "a_win_rate": self.a_win_rate.value,
+            "a_win_rate_se": self.a_win_rate.se,
+            "a_win_rate_ci95": list(self.a_win_rate_ci95),
+            "a_points_per_deal": est(self.a_points_per_deal),
+            "b_points_per_deal": est(self.b_points_per_deal),
+            "diff_points_per_deal": est(self.diff_points_per_deal),
+        }
+
+
+def wilson_interval(p: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion `p` observed on `n` trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    denom = 1 + Z95 * Z95 / n
+    centre = (p + Z95 * Z95 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_rate(wins_per_pair: np.ndarray) -> tuple[Estimate, tuple[float, float]]:
+    """A's win rate over all matches, with the standard error over pairs.
+
+    When every pair has the same result (or there is one pair) the spread says
+    nothing, so the interval is Wilson's on the pairs, which is wider.
+    """
+    pairs = len(wins_per_pair)
+    frac = wins_per_pair / 2.0
+    value = float(frac.mean())
+    se = float(frac.std(ddof=1) / math.sqrt(pairs)) if pairs > 1 else math.nan
+    if pairs > 1 and se > 0:
+        lo, hi = value - Z95 * se, value + Z95 * se
+        return Estimate(value, se), (max(0.0, lo), min(1.0, hi))
+    return Estimate(value, se), wilson_interval(value, pairs)
+
+
+def ratio(num: np.ndarray, den: np.ndarray) -> Estimate:
+    """sum(num) / sum(den) over pairs, with its delta-method standard error."""
+    r = float(num.sum() / den.sum())
+    n = len(num)
+    if n < 2:
+        return Estimate(r, math.nan)
+    resid = num - r * den
+    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(den.mean())
+    return Estimate(r, se)
+
+
+def seat_arrangements(rules: RuleSet, a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kinds and parameter rows with A on side 0, then with A on side 1."""
+    if rules.players == 3:
+        raise TournamentError("tournament needs two sides: play it with 2 or 4 players (with 3 each plays alone)")
+    ka, pa = parse_policy(a)
+    kb, pb = parse_policy(b)
+    n = rules.players
+    kinds_ab = np.array([ka if s % 2 == 0 else kb for s in range(n)], dtype=np.int64)
+    params_ab = np.stack([pa if s % 2 == 0 else pb for s in range(n)])
+    kinds_ba = np.array([kb if s % 2 == 0 else ka for s in range(n)], dtype=np.int64)
+    params_ba = np.stack([pb if s % 2 == 0 else pa for s in range(n)])
+    return kinds_ab, params_ab, kinds_ba, params_ba
+
+
+def run_tournament(
+    rules: RuleSet,
+    a: str,
+    b: str,
+    matches: int,
+    seed: int,
+    threads: int = 1,
+    on_chunk: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play `matches` matches (rounded up to whole duplicate pairs) of A against B.
+
+    `on_chunk(pairs_done)` is called after each chunk, for progress bars.
+    """
+    if matches < 2:
+        raise TournamentError(f"matches={matches}: play at least 2 (one duplicate pair)")
+    kinds_ab, params_ab, kinds_ba, params_ba = seat_arrangements(rules, a, b)
+    rules_array = rules.as_array()
+    pairs = (matches + 1) // 2
+    sizes = [CHUNK_PAIRS] * (pairs // CHUNK_PAIRS) + ([pairs % CHUNK_PAIRS] if pairs % CHUNK_PAIRS else [])
+    children = np.random.SeedSequence(seed).spawn(len(sizes))
+    out = np.zeros((pairs, N_PAIR_COLS), dtype=np.int64)
+    starts = np.cumsum([0] + sizes)
+
+    def play_chunk(k: int) -> int:
+        cards, choices = children[k].spawn(2)
+        play_pairs(rules_array, sizes[k], kinds_ab, params_ab, kinds_ba, params_ba,
+                   rng_state(cards), rng_state(choices), out[starts[k] : starts[k + 1]])
+        return sizes[k]
+
+    if threads <= 1 or len(sizes) == 1:
+        for k in range(len(sizes)):
+            done = play_chunk(k)
+            if on_chunk:
+                on_chunk(done)
+    else:
+        play_chunk(0)  # compile once before the threads start
+        if on_chunk:
+            on_chunk(sizes[0])
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for done in pool.map(play_chunk, range(1, len(sizes))):
+                if on_chunk:
+                    on_chunk(done)
+
+    deals = out[:, M_DEALS].astype(np.float64)
+    a_pts = out[:, M_A_POINTS].astype(np.float64)
+    b_pts = out[:, M_B_POINTS].astype(np.float64)
+    rate, ci = win_rate(out[:, M_A_WINS].astype(np.float64))
+    return TournamentResult(
+        rules=rules, a=a, b=b, seed=seed, matches=2 * pairs,
+        a_wins=int(out[:, M_A_WINS].sum()), unfinished=int(out[:, M_UNFINISHED].sum()), deals=int(deals.sum()),
+        a_win_rate=rate, a_win_rate_ci95=ci,
+        a_points_per_deal=ratio(a_pts, deals), b_points_per_deal=ratio(b_pts, deals),
+        diff_points_per_deal=ratio(a_pts - b_pts, deals),
+    )

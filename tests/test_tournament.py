@@ -1,0 +1,97 @@
+"""Tournaments: whole matches, duplicated with seats swapped, seeded, with honest statistics."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from analyser import tournament
+from analyser.cli import app
+from analyser.engine.bits import rng_state
+from analyser.engine.matches import play_match
+from analyser.policy import seat_policies
+from analyser.rules import make_rules
+from analyser.tournament import TournamentError, ratio, run_tournament, win_rate
+
+
+def test_a_match_ends_when_exactly_one_side_reaches_the_target():
+    rules = make_rules("trinidad")
+    kinds, params = seat_policies(["heuristic", "random"] * 2, 4)
+    seeds = np.random.SeedSequence(3).spawn(40)
+    for ss in seeds:
+        deck_rng, rng = (rng_state(s) for s in ss.spawn(2))
+        scores = np.zeros(4, dtype=np.int64)
+        winner, deals = play_match(rules.as_array(), kinds, params, deck_rng, rng, scores)
+        assert winner in (0, 1) and deals >= 1
+        assert scores[winner] >= rules.target > scores[1 - winner]
+
+
+def test_same_seed_same_result_whatever_the_threads(monkeypatch):
+    monkeypatch.setattr(tournament, "CHUNK_PAIRS", 7)
+    rules = make_rules("classic", players=2)
+    one = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9)
+    again = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9, threads=3)
+    assert one.as_dict() == again.as_dict()
+    assert one.matches == 60 and one.as_dict()["pairs"] == 30
+    other = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=10)
+    assert other.as_dict() != one.as_dict()
+
+
+def test_identical_policies_split_every_pair_exactly():
+    # A duplicate pair of the same deterministic policy replays one match with the sides
+    # swapped: each side wins exactly one of the two.
+    res = run_tournament(make_rules("trinidad"), "heuristic", "heuristic", 40, seed=2)
+    assert res.a_wins == 20 and res.a_win_rate.value == 0.5
+    assert res.a_points_per_deal.value == res.b_points_per_deal.value
+
+
+def test_heuristic_beats_random_in_three_quarters_of_trinidad_matches():
+    res = run_tournament(make_rules("trinidad"), "heuristic", "random", 1000, seed=1)
+    assert res.a_win_rate_ci95[0] > 0.75
+    assert res.diff_points_per_deal.ci95[0] > 0
+
+
+def test_odd_matches_round_up_to_pairs_and_three_players_are_refused():
+    assert run_tournament(make_rules("trinidad", players=2), "random", "random", 5, seed=1).matches == 6
+    with pytest.raises(TournamentError, match="2 or 4 players"):
+        run_tournament(make_rules("classic", players=3), "heuristic", "random", 10, seed=1)
+
+
+def test_statistics_count_pairs_as_the_independent_units():
+    est, ci = win_rate(np.array([2.0, 0.0, 1.0, 1.0]))
+    assert est.value == 0.5
+    assert est.se == pytest.approx(np.std([1, 0, 0.5, 0.5], ddof=1) / 2)
+    assert ci[0] < 0.5 < ci[1]
+    # Every pair split: no spread, so the interval falls back to Wilson's on the pairs.
+    est, ci = win_rate(np.array([1.0] * 10))
+    assert est.se == 0 and 0 < ci[0] < 0.5 < ci[1] < 1
+    r = ratio(np.array([3.0, 5.0, 4.0]), np.array([2.0, 2.0, 2.0]))
+    assert r.value == 2.0 and r.se == pytest.approx(np.std([1.5, 2.5, 2.0], ddof=1) / np.sqrt(3))
+
+
+def test_cli_json():
+    result = CliRunner().invoke(
+        app, ["tournament", "--rules", "trinidad", "--a", "heuristic", "--b", "random", "--matches", "40",
+              "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["a"] == "heuristic" and data["b"] == "random" and data["matches"] == 40
+    lo, hi = data["a_win_rate_ci95"]
+    assert 0 <= lo <= data["a_win_rate"] <= hi <= 1
+    for side in ("a", "b"):
+        est = data[f"{side}_points_per_deal"]
+        assert est["ci95"][0] <= est["value"] <= est["ci95"][1]
+    again = CliRunner().invoke(
+        app, ["tournament", "--a", "heuristic", "--b", "random", "--matches", "40", "--seed", "4", "--json"])
+    assert json.loads(again.stdout) == data
+
+
+def test_cli_errors_are_one_line():
+    result = CliRunner().invoke(app, ["tournament", "--rules", "classic", "--players", "3", "--matches", "10"])
+    assert result.exit_code != 0
+    assert "2 or 4 players" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(app, ["tournament", "--a", "clever", "--matches", "10"])
+    assert result.exit_code != 0 and "unknown policy" in result.output

@@ -67,9 +67,10 @@ class _Referee:
         if not isinstance(before, list) or len(before) != r.sides:
             raise LogError(-1, f"score_before must list {r.sides} scores, one per side")
         self.score = [self._int(s, "score_before", 0, r.target - 1) for s in before]
-        self.events = obj.get("events")
-        if not isinstance(self.events, list):
+        events = obj.get("events")
+        if not isinstance(events, list):
             raise LogError(-1, "events must be a list")
+        self.events: list[Any] = events
         self.check = any(isinstance(e, dict) and e.get("event") == "points" for e in self.events)
         self.pos = 0
         self.verdict = Verdict(scored=not self.check)

@@ -157,7 +157,7 @@ def make_rules(
     if name not in PRESETS:
         raise RulesError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
     values = dict(PRESETS[name])
-    overrides = (
+    overrides: dict[str, Any] = (
         {_normalise_key(k): v for k, v in settings.items()} if isinstance(settings, Mapping) else parse_settings(settings)
     )
     if players is not None:

@@ -34,4 +34,4 @@ def _cache_dir() -> str:
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = _cache_dir()
+    numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]

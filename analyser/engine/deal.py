@@ -18,7 +18,7 @@ from ..rules import (
 from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, suit_mask
 from .layout import (
     C_BEST_CARD, C_BEST_SEAT, C_DEALER, C_LED, C_LEADER, C_N_TRICKS, C_PLAYED, C_PLAYERS, C_TOP_TRUMP, C_TRICK_MASK,
-    C_TRICK_NO, C_TRUMP, E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY,
+    C_TRICK_NO, C_TRUMP, C_TURNUP, E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY,
     E_POINTS, E_REDEAL, E_RUN, E_STAND, E_TRICK, E_TRUMP, E_TURNUP, I_BEGS, I_BUNCH_VOTES, I_BUNCHED, I_DEALS,
     I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES, I_OVERFLOW, I_PLAYED, I_RUNS,
     I_TRICKS, I_WINNER, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
@@ -28,6 +28,7 @@ from .policies import choose_card, choose_discard, decide_beg, decide_bunch, dec
 
 KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
 HAND_SIZE = 6
+LINE_WORK = 12  # uint64 scratch play_line_in needs: hands, hands at the start of play, captures
 MAX_LINE_EVENTS = 4096  # a line needing more (a long chain of exhausted redeals) is flagged, never cut silently
 
 # Aggregate counters of simulate_lines (int64 array `stats`).
@@ -272,7 +273,7 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
     cards can be replayed with other players (duplicate deals, paired options).
     Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
     """
-    work = np.zeros(12, dtype=np.uint64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
     ctx = np.zeros(N_CTX, dtype=np.int64)
     play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
                  pts, work, ctx)
@@ -388,6 +389,7 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         break
 
     emit(ev, info, E_TRUMP, trump, 0, 0)
+    ctx[C_TURNUP] = turnup
     if rules[R_KICK] == KICK_FINAL_JACK and turnup % 13 == RANK_JACK:
         if award(rules, scores, dside, 1, W_JACK_BONUS, ev, info, pts):
             return
@@ -415,7 +417,7 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
-    work = np.zeros(12, dtype=np.uint64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
     ctx = np.zeros(N_CTX, dtype=np.int64)
     return simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
                              deck, info, pts, scores, work, ctx)

@@ -59,6 +59,7 @@ C_N_TRICKS = 8
 C_PLAYERS = 9
 C_DEALER = 10
 C_TOP_TRUMP = 11   # highest trump in this trick, -1 if none
+C_TURNUP = 12      # the turn-up that fixed trump (seen by everyone)
 N_CTX = 16
 
 # Policies, chosen per seat by an int kind and a float64 parameter row.

@@ -17,10 +17,9 @@ from numba import njit
 
 from ..rules import R_PLAYERS
 from .bits import next_u64, rand_below
-from .deal import play_line_in
+from .deal import LINE_WORK, play_line_in
 from .layout import I_WINNER, N_CTX, N_INFO, N_WHY
 
-LINE_WORK = 12  # size of play_line_in's uint64 scratch array (deal.py)
 MAX_MATCH_LINES = 100_000  # a match that has not ended by then is given up (flagged, never silent)
 
 # Columns of the per-pair results of play_pairs.

@@ -1,0 +1,135 @@
+"""A small report document: headings, paragraphs, tables and charts, rendered
+twice from the same blocks — as Markdown (REPORT.md) and as one static HTML page
+(report.html, charts embedded) — so the two always say the same thing.
+
+>>> doc = Document("Title")
+>>> doc.paragraph("Hello *world*.")
+>>> "<h1>Title</h1>" in doc.html() and doc.markdown().startswith("# Title")
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+
+@dataclass
+class Block:
+    kind: str          # heading, paragraph, bullets, table, image, code
+    text: str = ""
+    level: int = 2
+    items: list[str] = field(default_factory=list)
+    frame: pd.DataFrame | None = None
+    path: str = ""     # image or table file, relative to the report folder
+
+
+def _inline_html(text: str) -> str:
+    """Escape, then the two Markdown marks the report uses: **bold** and `code`."""
+    out = html.escape(text)
+    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"`(.+?)`", r"<code>\1</code>", out)
+    return re.sub(r"\*(.+?)\*", r"<em>\1</em>", out)
+
+
+class Document:
+    def __init__(self, title: str):
+        self.title = title
+        self.blocks: list[Block] = []
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(Block("heading", text, level))
+
+    def paragraph(self, text: str) -> None:
+        self.blocks.append(Block("paragraph", text))
+
+    def bullets(self, items: list[str]) -> None:
+        self.blocks.append(Block("bullets", items=list(items)))
+
+    def code(self, text: str) -> None:
+        self.blocks.append(Block("code", text))
+
+    def table(self, frame: pd.DataFrame, caption: str, path: str = "") -> None:
+        """A table shown in the report; `path` names the CSV/Parquet files holding it in full."""
+        self.blocks.append(Block("table", caption, frame=frame, path=path))
+
+    def image(self, path: str, caption: str) -> None:
+        self.blocks.append(Block("image", caption, path=path))
+
+    def markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for b in self.blocks:
+            if b.kind == "heading":
+                out += ["#" * b.level + " " + b.text, ""]
+            elif b.kind == "paragraph":
+                out += [b.text, ""]
+            elif b.kind == "bullets":
+                out += [f"- {item}" for item in b.items] + [""]
+            elif b.kind == "code":
+                out += ["```", b.text, "```", ""]
+            elif b.kind == "table":
+                assert b.frame is not None
+                out += [f"*{b.text}*" + (f" (full table: `{b.path}`)" if b.path else ""), ""]
+                out += [_markdown_table(b.frame), ""]
+            elif b.kind == "image":
+                out += [f"![{b.text}]({b.path})", "", f"*{b.text}*", ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def html(self, folder: Path | None = None) -> str:
+        """One static page; charts are embedded (base64) when `folder` holds them."""
+        body = [f"<h1>{html.escape(self.title)}</h1>"]
+        for b in self.blocks:
+            if b.kind == "heading":
+                body.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
+            elif b.kind == "paragraph":
+                body.append(f"<p>{_inline_html(b.text)}</p>")
+            elif b.kind == "bullets":
+                body.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b.items) + "</ul>")
+            elif b.kind == "code":
+                body.append(f"<pre><code>{html.escape(b.text)}</code></pre>")
+            elif b.kind == "table":
+                assert b.frame is not None
+                note = f" (full table: <code>{html.escape(b.path)}</code>)" if b.path else ""
+                body.append(f"<figure><figcaption>{_inline_html(b.text)}{note}</figcaption>"
+                            + b.frame.to_html(index=False, border=0, classes="data", na_rep="")
+                            + "</figure>")
+            elif b.kind == "image":
+                src = b.path
+                if folder is not None and (folder / b.path).is_file():
+                    data = base64.b64encode((folder / b.path).read_bytes()).decode("ascii")
+                    src = f"data:image/png;base64,{data}"
+                body.append(f'<figure><img src="{src}" alt="{html.escape(b.text)}">'
+                            f"<figcaption>{_inline_html(b.text)}</figcaption></figure>")
+        return _PAGE.format(title=html.escape(self.title), body="\n".join(body))
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    cols = [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join("" if pd.isna(v) else str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: Georgia, serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #111; }}
+h1, h2, h3 {{ font-family: Helvetica, Arial, sans-serif; }}
+table.data {{ border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0 1.5rem; }}
+table.data th, table.data td {{ border-bottom: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: right; }}
+figure {{ margin: 1rem 0; }} img {{ max-width: 100%; }}
+figcaption {{ font-style: italic; margin-bottom: 0.3rem; }}
+code, pre {{ font-family: Menlo, Consolas, monospace; font-size: 0.85rem; }}
+pre {{ background: #f4f4f4; padding: 0.6rem; overflow-x: auto; }}
+@media print {{ body {{ max-width: none; }} }}
+</style></head>
+<body>
+{body}
+</body></html>
+"""

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from analyser.engine.layout import I_EXHAUSTED, I_RUNS, I_TRICKS, I_WINNER
 from analyser.replay import referee_line
 from analyser.rules import make_rules

@@ -22,7 +22,6 @@ from .layout import (
     E_POINTS, E_REDEAL, E_RUN, E_STAND, E_TRICK, E_TRUMP, E_TURNUP, I_BEGS, I_BUNCH_VOTES, I_BUNCHED, I_DEALS,
     I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES, I_OVERFLOW, I_PLAYED, I_RUNS,
     I_TRICKS, I_WINNER, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
-    W_LOW,
 )
 from .policies import choose_card, choose_discard, decide_beg, decide_bunch, decide_give
 

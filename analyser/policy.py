@@ -1,7 +1,11 @@
-"""Policies by name: ``random`` or ``heuristic``, with optional parameter overrides.
+"""Policies by name: ``random`` or ``heuristic``, with optional parameter overrides, or ``tuned:RUN_DIR``.
 
 A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 (the eldest always stands). The kernels see an int kind and a float64 row per seat.
+
+``tuned:RUN_DIR`` reads ``RUN_DIR/tuned.json`` (written by ``allfours strategy``; a
+path to the .json file itself works too): the heuristic with its parameters as
+stored there, and stand/beg and give/run by hand class (engine/tuned.py).
 
 >>> kind, row = parse_policy("random:beg=0.25")
 >>> kind, float(row[0]), float(row[1])
@@ -15,8 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
+import json
+from pathlib import Path
+from typing import Any
+
+from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
-from .engine.layout import K_HEURISTIC, K_RANDOM, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS
+from .engine.layout import K_HEURISTIC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE
 
 
 class PolicyError(ValueError):
@@ -28,13 +37,21 @@ RANDOM_PARAMS: dict[str, tuple[int, float]] = {"beg": (P_BEG, 0.5), "give": (P_G
 # The heuristic's rules and defaults are documented in engine/heuristic.py; its beg, give
 # and bunch default to -1 (decide by the rules), a value in [0, 1] is a fixed probability.
 HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
-PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS}
+# The tuned policy shares the heuristic's named parameters; its tables come from tuned.json.
+PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
+    K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS}
+TUNED_FORMAT = "allfours-tuned/1"
+TUNED_FILE = "tuned.json"
+# The options of each tuned table: flag 0, flag 1.
+TUNED_CHOICES = {"eldest": ("stand", "beg"), "dealer": ("run", "give")}
 
 
 def parse_policy(spec: str) -> tuple[int, np.ndarray]:
     """The kernel kind and parameter row for a policy spec."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    if name == "tuned":
+        return K_TUNED, read_tuned(rest.strip())
     if name not in POLICY_KINDS:
         raise PolicyError(f"unknown policy {spec!r}: choose one of {', '.join(POLICY_KINDS)}")
     kind = POLICY_KINDS.index(name)
@@ -64,3 +81,76 @@ def seat_policies(specs: list[str], players: int) -> tuple[np.ndarray, np.ndarra
     kinds = np.array([k for k, _ in parsed], dtype=np.int64)
     params = np.stack([row for _, row in parsed])
     return kinds, params
+
+
+# --- the tuned policy's file -------------------------------------------------------------
+
+
+def default_row(kind: int) -> np.ndarray:
+    """The parameter row of a kind with every default (tuned: empty tables, -1)."""
+    row = np.zeros(N_PARAMS, dtype=np.float64)
+    for index, default in PARAMS_BY_KIND[kind].values():
+        row[index] = default
+    if kind == K_TUNED:
+        row[T_BEG:T_BEG + N_HAND_CLASSES] = -1.0
+        row[T_GIVE:T_GIVE + N_HAND_CLASSES] = -1.0
+    return row
+
+
+def tuned_row(base: np.ndarray, beg: np.ndarray, give: np.ndarray) -> np.ndarray:
+    """A tuned row: the heuristic parameters of `base` with the flag tables `beg` and `give`
+    (float[33] each, per hand class code: 1 beg/give, 0 stand/run, -1 the heuristic's rule)."""
+    row = np.array(base, dtype=np.float64, copy=True)
+    row[T_BEG:T_BEG + N_HAND_CLASSES] = beg
+    row[T_GIVE:T_GIVE + N_HAND_CLASSES] = give
+    return row
+
+
+def tuned_tables(kind: int, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (beg, give) flag tables of a row: a tuned row's own, all -1 for a heuristic one."""
+    if kind == K_TUNED:
+        return row[T_BEG:T_BEG + N_HAND_CLASSES].copy(), row[T_GIVE:T_GIVE + N_HAND_CLASSES].copy()
+    return np.full(N_HAND_CLASSES, -1.0), np.full(N_HAND_CLASSES, -1.0)
+
+
+def tuned_document(row: np.ndarray, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The contents of tuned.json for a tuned row (classes with flag -1 are left out)."""
+    tables: dict[str, dict[str, str]] = {}
+    for role, start in (("eldest", T_BEG), ("dealer", T_GIVE)):
+        names = TUNED_CHOICES[role]
+        tables[role] = {class_key(c): names[int(row[start + c] > 0.5)] for c in possible_classes() if row[start + c] >= 0}
+    heuristic = {name: float(row[index]) for name, (index, _) in HEURISTIC_PARAMS.items()}
+    return {"format": TUNED_FORMAT, **(extra or {}), "heuristic": heuristic, **tables}
+
+
+def read_tuned(where: str) -> np.ndarray:
+    """The tuned row stored in `where`/tuned.json (or the .json file `where`)."""
+    if not where:
+        raise PolicyError("tuned needs a run folder: tuned:RUN_DIR (written by `allfours strategy --out RUN_DIR`)")
+    path = Path(where)
+    file = path if path.suffix == ".json" and not path.is_dir() else path / TUNED_FILE
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"tuned:{where}: no {file} (write one with `allfours strategy --out {where}`)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise PolicyError(f"tuned:{where}: cannot read {file}: {err}") from None
+    if not isinstance(doc, dict) or doc.get("format") != TUNED_FORMAT:
+        raise PolicyError(f"tuned:{where}: {file} is not an {TUNED_FORMAT} file")
+    row = default_row(K_TUNED)
+    codes = {class_key(c): c for c in possible_classes()}
+    try:
+        for name, value in (doc.get("heuristic") or {}).items():
+            if name not in HEURISTIC_PARAMS:
+                raise PolicyError(f"tuned:{where}: unknown heuristic parameter {name!r} in {file}")
+            row[HEURISTIC_PARAMS[name][0]] = float(value)
+        for role, start in (("eldest", T_BEG), ("dealer", T_GIVE)):
+            for key, choice in (doc.get(role) or {}).items():
+                if key not in codes or choice not in TUNED_CHOICES[role]:
+                    raise PolicyError(f"tuned:{where}: bad {role} entry {key!r}: {choice!r} in {file}")
+                row[start + codes[key]] = float(TUNED_CHOICES[role].index(choice))
+    except (AttributeError, TypeError, ValueError) as err:
+        if isinstance(err, PolicyError):
+            raise
+        raise PolicyError(f"tuned:{where}: malformed {file}: {err}") from None
+    return row

@@ -2,7 +2,10 @@
 
 ``equity_heatmap`` draws a match-equity table with every cell's value written in it
 (readable in print without colour); ``convergence_plot`` draws a running estimate
-with its 95% band, to see a what-if settle.
+with its 95% band, to see a what-if settle; ``class_difference_heatmap`` draws a
+strategy table (beg - stand or give - run by hand class: rows the trumps held,
+columns the flags A, J, lo), each cell with its value, 95% CI half-width and the
+recommended option written in it.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from .equity import EquityTable
@@ -76,5 +81,57 @@ def convergence_plot(values: np.ndarray, path: Path, title: str, ylabel: str) ->
     ax.set_title(title, fontsize=10)
     ax.legend(loc="best")
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+CLASS_ROWS = ("T0", "T1", "T2", "T3", "T4+")
+CLASS_COLUMNS = ("none", "lo", "J", "J,lo", "A", "A,lo", "A,J", "A,J,lo")  # flag bits A=4, J=2, lo=1
+
+
+def class_cell(code: int) -> tuple[int, int]:
+    """(row, column) of a hand class code in the class heatmap."""
+    return (0, 0) if code == 0 else ((code - 1) // 8 + 1, (code - 1) % 8)
+
+
+def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: str) -> Path:
+    """One round's strategy table as a heatmap of diff_mean by hand class (net points per deal).
+
+    Needs the columns class_code, n, diff_mean, diff_ci_lo, diff_ci_hi and recommend. Cells
+    show the mean, "± the 95% CI half-width" and the recommended option (with "?" when the
+    CI includes 0); classes no hand
+    can have are blank, classes the sample never met say "no deals". The colour map is
+    diverging and centred at 0 (blue: option 1 better, red: option 0 better)."""
+    diff = "beg - stand" if role == "eldest" else "give - run"
+    values = np.full((len(CLASS_ROWS), len(CLASS_COLUMNS)), np.nan)
+    fig = Figure(figsize=(10.5, 5.2))
+    ax = fig.add_subplot()
+    texts: list[tuple[int, int, str, float]] = []
+    for rec in table.itertuples(index=False):
+        row, col = class_cell(int(rec.class_code))
+        if rec.n > 0:
+            values[row, col] = rec.diff_mean
+            half = (rec.diff_ci_hi - rec.diff_ci_lo) / 2
+            spread = f"\u00b1{half:.2f}" if np.isfinite(half) else "\u00b1?"
+            unsure = "?" if not (rec.diff_ci_lo > 0 or rec.diff_ci_hi < 0) else ""
+            texts.append((row, col, f"{rec.diff_mean:+.2f}\n{spread}\n{rec.recommend}{unsure}", rec.diff_mean))
+        else:
+            texts.append((row, col, "no deals", 0.0))
+    finite = values[np.isfinite(values)]
+    limit = max(float(np.abs(finite).max()) if finite.size else 1.0, 1e-6)
+    image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", norm=TwoSlopeNorm(0.0, -limit, limit),
+                      aspect="auto")
+    ax.set_facecolor("white")
+    for row, col, text, value in texts:
+        colour = "white" if abs(value) > 0.6 * limit else "black"
+        ax.text(col, row, text, ha="center", va="center", fontsize=7.5, color=colour)
+    bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+    bar.set_label(f"{diff}, net points per deal")
+    ax.set_xticks(range(len(CLASS_COLUMNS)), CLASS_COLUMNS)
+    ax.set_yticks(range(len(CLASS_ROWS)), CLASS_ROWS)
+    ax.set_xlabel("trump honours held: A = ace, J = jack, lo = a trump from 2 to 5")
+    ax.set_ylabel("trumps held")
+    ax.set_title(title + f"\ncell: mean {diff}, \u00b1 95% CI half-width, recommended option (? the CI includes 0);"
+                 " blank: no hand has this class", fontsize=9)
     fig.tight_layout()
     return _save(fig, path)

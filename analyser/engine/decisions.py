@@ -5,6 +5,9 @@ what it knows, and plays every option on the same sampled deal with the same ran
 streams (common random numbers), so the options' difference has a small variance.
 ``sample_transitions`` plays many single deals from one score, for the match-equity
 table (see ``analyser.analysis.equity``). ``play_out`` finishes a match.
+``paired_class_sums`` plays both options of the eldest's or the dealer's decision on
+deals from the natural distribution and adds up the results per hand class, for the
+strategy tables and the advice checks (``analyser.analysis.strategy``, ``.advice``).
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
-from .bits import U1, bit, next_u64, rand_below
-from .deal import HAND_SIZE, MAX_LINE_EVENTS, kick_points, play_line, side_of
-from .layout import I_FIRST_KICK, I_WINNER, N_INFO, N_WHY
-from .policies import decide_beg
+from .bits import (
+    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, highest_card, next_u64, popcount, rand_below,
+)
+from .deal import HAND_SIZE, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
+from .evaluator import N_HAND_CLASSES, hand_class_code
+from .layout import I_FIRST_KICK, I_WINNER, N_CTX, N_INFO, N_WHY
+from .policies import decide_beg, decide_give
 
 # xoshiro256**'s jump polynomial: a jump moves a stream 2**128 steps ahead.
 JUMP = np.array([0x180EC6D33CFD0ABA, 0xD5A61266F0C9392C, 0xA9582618E03FC9AA, 0x39ABDC4529B1661C], dtype=np.uint64)
@@ -214,3 +220,239 @@ def play_matches(rules, dealer, scores, n_matches, kinds, params, deck_rng, rng,
         sc[:] = scores
         w = play_out(rules, (dealer - 1 + n) % n, sc, deck, kinds, params, deck_rng, rng, info, pts)
         wins[w] += 1
+
+
+# --- per-class paired evaluation (strategy tables, advice) -------------------------------
+
+# How paired_class_sums classes a deal (by the decider's hand, for the turn-up suit).
+CLASSING_HAND = 0            # the hand class code: N_HAND_CLASSES classes
+CLASSING_ELDEST_ADVICE = 1   # trump hands by class code; T0 hands split into N_SIDE_SUBCLASSES (side_subclass)
+CLASSING_DEALER_ADVICE = 2   # class code + N_HAND_CLASSES * (a strong side suit: strong_side_suit)
+N_SIDE_SUBCLASSES = 108      # 4 lengths x 3 tops x 3 tens x 3 honour-point bands
+ROLE_ELDEST = 0              # the eldest decides: option 0 stand, option 1 beg (the dealer's policy answers)
+ROLE_DEALER = 1              # the dealer answers a beg: option 0 run, option 1 give
+# Per-class accumulators (int64 columns of `sums`): net points of option 0 (a) and 1 (b),
+# their paired difference d = b - a, and how the seats' own policy would have chosen.
+CS_N, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_DD, CS_POLICY_B, CS_D_POLICY_B, CS_DD_POLICY_B = range(10)
+N_CLASS_SUMS = 10
+# Counts of paired_class_sums (int64 `counts`): deck samples, samples whose first kick ended
+# the match (no decision), samples where the eldest's policy stood (dealer role), deals evaluated.
+CT_TRIES, CT_KICK_ENDED, CT_NO_BEG, CT_DEALS = range(4)
+N_COUNTS = 4
+HONOUR_POINTS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int64)  # J Q K A; tens apart
+
+
+@njit(cache=True, _nrt=False)
+def jump_in(s, t):
+    """`jump` with caller-owned scratch t (uint64[4]): no allocation."""
+    for i in range(4):
+        t[i] = 0
+    for i in range(4):
+        for b in range(64):
+            if JUMP[i] & (U1 << np.uint64(b)):
+                for k in range(4):
+                    t[k] ^= s[k]
+            next_u64(s)
+    for i in range(4):
+        s[i] = t[i]
+
+
+@njit(cache=True, _nrt=False)
+def side_subclass(hand, trump):
+    """Sub-class 0..N_SIDE_SUBCLASSES-1 of a hand by its side suits (meant for hands without trump).
+
+    ((length * 3 + top) * 3 + tens) * 3 + honours, where length is the longest side
+    suit's (2, 3, 4, 5+ -> 0..3; ties go to the higher top card), top its top card
+    (A 0, K or Q 1, J or lower 2), tens the tens held outside trump (0, 1, 2+) and
+    honours the A=4 K=3 Q=2 J=1 Game points outside trump (0-3, 4-7, 8+)."""
+    hand = np.uint64(hand)
+    best_len = 0
+    best_top = -1
+    tens = 0
+    honours = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
+        if not bits:
+            continue
+        length = popcount(bits)
+        top = highest_card(bits)
+        if length > best_len or (length == best_len and top > best_top):
+            best_len = length
+            best_top = top
+        if bits & (U1 << np.uint64(RANK_TEN)):
+            tens += 1
+        for r in range(RANK_JACK, RANK_ACE + 1):
+            if bits & (U1 << np.uint64(r)):
+                honours += HONOUR_POINTS[r]
+    length_band = min(max(best_len, 2), 5) - 2
+    top_band = 0 if best_top == RANK_ACE else (1 if best_top >= RANK_QUEEN else 2)
+    honour_band = 0 if honours < 4 else (1 if honours < 8 else 2)
+    return ((length_band * 3 + top_band) * 3 + min(tens, 2)) * 3 + honour_band
+
+
+@njit(cache=True, _nrt=False)
+def strong_side_suit(hand, trump):
+    """1 if some non-trump suit has three or more cards including its ace or ten, else 0."""
+    hand = np.uint64(hand)
+    for s in range(4):
+        if s == trump:
+            continue
+        bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
+        if popcount(bits) >= 3 and bits & ((U1 << np.uint64(RANK_ACE)) | (U1 << np.uint64(RANK_TEN))):
+            return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def deal_class(classing, hand, trump):
+    """The class of the decider's `hand` for `trump` under `classing` (CLASSING_*)."""
+    code = hand_class_code(hand, trump)
+    if classing == CLASSING_ELDEST_ADVICE:
+        return code if code > 0 else N_HAND_CLASSES + side_subclass(hand, trump)
+    if classing == CLASSING_DEALER_ADVICE:
+        return code + N_HAND_CLASSES * strong_side_suit(hand, trump)
+    return code
+
+
+def n_classes(classing: int) -> int:
+    """Rows of `sums` a classing needs."""
+    return {CLASSING_HAND: N_HAND_CLASSES, CLASSING_ELDEST_ADVICE: N_HAND_CLASSES + N_SIDE_SUBCLASSES,
+            CLASSING_DEALER_ADVICE: 2 * N_HAND_CLASSES}[classing]
+
+
+@njit(cache=True, _nrt=False)
+def copy_words(dst, src):
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@njit(cache=True, nogil=True)
+def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
+                      sums, counts):
+    """paired_class_sums_in with its scratch space allocated here (once per call)."""
+    ev = np.zeros((0, 4), dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    line_deck = np.empty(52, dtype=np.int64)
+    sc = np.zeros(4, dtype=np.int64)
+    seen = np.zeros(4, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    work = np.zeros(12, dtype=np.uint64)
+    ctx = np.zeros(N_CTX, dtype=np.int64)
+    streams = np.zeros((5, 4), dtype=np.uint64)
+    values = np.zeros(2, dtype=np.int64)
+    return paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals,
+                                max_tries, sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, ctx,
+                                streams, values)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
+                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, ctx, streams, values):
+    """Evaluate `n_deals` decisions of `role`, both options on each deal, adding per-class sums.
+
+    Deals come from the natural distribution: a uniformly shuffled deck, dealt by seat
+    n - 1 (the eldest is seat 0) at `scores` (int64[4] by side, before the turn-up's kick).
+    A sample whose kick ends the match is skipped (no decision). For ROLE_DEALER a
+    sample is kept only if the eldest's own policy begs with its hand (decided with
+    `beg_rng`, so rejection never shifts the paired streams). Each kept deal is played
+    twice, option 0 and 1 forced as the first decision (ROLE_ELDEST: stand / beg, the
+    dealer's policy answering a beg; ROLE_DEALER: run / give), from the same deck and
+    copies of the same card and choice streams (each then jumped 2**128 ahead).
+    The value of an option is the decider's side's net points of the line (its points
+    minus all other sides' together, without the first turn-up's kick, as net_points).
+    sums[class, CS_*] (class by deal_class of the decider's hand) gets n, the sums and
+    sums of squares of a, b and d = b - a, and, over the deals where the decider's own
+    policy (seats' kinds/params) would choose option 1, the count and d's sums.
+    Stops after `max_tries` deck samples; counts[CT_*] += what happened; returns deals done.
+    """
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    dealer = n - 1
+    eldest = 0
+    decider = eldest if role == ROLE_ELDEST else dealer
+    dside = side_of(dealer, n)
+    mine = side_of(decider, n)
+    turnup_pos = HAND_SIZE * n
+    target = rules[R_TARGET]
+    deal_deck_rng = streams[0]
+    deal_rng = streams[1]
+    dr = streams[2]
+    r = streams[3]
+    tmp = streams[4]
+    done = 0
+    while done < n_deals and counts[CT_TRIES] < max_tries:
+        counts[CT_TRIES] += 1
+        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
+            j = rand_below(deck_rng, i + 1)
+            c = deck[i]
+            deck[i] = deck[j]
+            deck[j] = c
+        turnup = deck[turnup_pos]
+        kick = kick_points(rules[R_KICK], turnup)
+        if scores[dside] + kick >= target:
+            counts[CT_KICK_ENDED] += 1
+            continue
+        # The decisions are taken after the kick is scored: the policies see that score.
+        for s in range(4):
+            seen[s] = scores[s]
+        seen[dside] += kick
+        eldest_hand = np.uint64(0)
+        for p in range(HAND_SIZE):
+            eldest_hand |= bit(deck[p])
+        if role == ROLE_DEALER:
+            if not decide_beg(kinds[eldest], params[eldest], eldest_hand, turnup, eldest, dealer, seen, rules,
+                              beg_rng):
+                counts[CT_NO_BEG] += 1
+                continue
+            hand = np.uint64(0)
+            for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
+                hand |= bit(deck[p])
+            policy_b = decide_give(kinds[dealer], params[dealer], hand, turnup, dealer, dealer, seen, rules, beg_rng)
+        else:
+            hand = eldest_hand
+            policy_b = decide_beg(kinds[eldest], params[eldest], hand, turnup, eldest, dealer, seen, rules, beg_rng)
+        cls = deal_class(classing, hand, turnup // 13)
+        copy_words(deal_deck_rng, deck_rng)
+        jump_in(deck_rng, tmp)
+        copy_words(deal_rng, rng)
+        jump_in(rng, tmp)
+        for opt in range(2):
+            copy_words(line_deck, deck)
+            copy_words(dr, deal_deck_rng)
+            copy_words(r, deal_rng)
+            copy_words(sc, scores)
+            if role == ROLE_ELDEST:
+                force_beg, force_give = opt, -1
+            else:
+                force_beg, force_give = 1, opt
+            play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
+                         pts, work, ctx)
+            total = 0
+            for s in range(nsides):
+                p = 0
+                for w in range(N_WHY):
+                    p += pts[s, w]
+                if s == dside:
+                    p -= info[I_FIRST_KICK]
+                total += p if s == mine else -p
+            values[opt] = total
+        a = values[0]
+        b = values[1]
+        d = b - a
+        sums[cls, CS_N] += 1
+        sums[cls, CS_A] += a
+        sums[cls, CS_AA] += a * a
+        sums[cls, CS_B] += b
+        sums[cls, CS_BB] += b * b
+        sums[cls, CS_D] += d
+        sums[cls, CS_DD] += d * d
+        if policy_b:
+            sums[cls, CS_POLICY_B] += 1
+            sums[cls, CS_D_POLICY_B] += d
+            sums[cls, CS_DD_POLICY_B] += d * d
+        done += 1
+    counts[CT_DEALS] += done
+    return done

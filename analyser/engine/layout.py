@@ -65,8 +65,12 @@ N_CTX = 16
 # Policies, chosen per seat by an int kind and a float64 parameter row.
 K_RANDOM = 0
 K_HEURISTIC = 1
-POLICY_KINDS = ("random", "heuristic")
-N_PARAMS = 24
+K_TUNED = 2        # the heuristic with beg/stand and give/run looked up by hand class (engine/tuned.py)
+POLICY_KINDS = ("random", "heuristic", "tuned")
+N_CLASS_SLOTS = 33  # hand class codes (evaluator.N_HAND_CLASSES)
+T_BEG = 24                      # tuned: eldest's choice per hand class, 33 slots: 1 beg, 0 stand, -1 heuristic's rule
+T_GIVE = T_BEG + N_CLASS_SLOTS  # tuned: dealer's choice per hand class, 33 slots: 1 give, 0 run, -1 heuristic's rule
+N_PARAMS = T_GIVE + N_CLASS_SLOTS  # 90
 # Random policy parameters (also the fallback probabilities of every policy).
 P_BEG = 0          # probability the eldest begs
 P_GIVE = 1         # probability the dealer gives one when begged

@@ -3,7 +3,9 @@
 Each seat has a policy kind (``K_*``) and a float64 parameter row. Every function
 here dispatches on the kind; ``random`` is the reference policy (uniform among
 legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``, ``P_BUNCH``);
-``heuristic`` (engine/heuristic.py) plays by named rules on the evaluator's features.
+``heuristic`` (engine/heuristic.py) plays by named rules on the evaluator's features;
+``tuned`` (engine/tuned.py) is the heuristic with beg/stand and give/run taken from
+per-hand-class tables (``allfours strategy``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from numba import njit
 
 from .bits import bit, popcount, rand_unit, random_card
 from .heuristic import heuristic_beg, heuristic_bunch, heuristic_card, heuristic_discard, heuristic_give
-from .layout import K_HEURISTIC, P_BEG, P_BUNCH, P_GIVE
+from .layout import K_HEURISTIC, K_TUNED, P_BEG, P_BUNCH, P_GIVE
+from .tuned import tuned_beg, tuned_give
 
 
 @njit(cache=True, _nrt=False)
@@ -21,6 +24,8 @@ def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the eldest begs."""
     if kind == K_HEURISTIC:
         return heuristic_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
+    if kind == K_TUNED:
+        return tuned_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
     return rand_unit(rng) < params[P_BEG]
 
 
@@ -29,13 +34,15 @@ def decide_give(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the dealer gives one (keeps the turn-up suit), False to run the cards."""
     if kind == K_HEURISTIC:
         return heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng)
+    if kind == K_TUNED:
+        return tuned_give(params, hand, turnup, seat, dealer, scores, rules, rng)
     return rand_unit(rng) < params[P_GIVE]
 
 
 @njit(cache=True, _nrt=False)
 def decide_bunch(kind, params, hand, trump, seat, dealer, scores, rules, rng):
     """True if this player agrees to bunch (redeal after a run fixed a new trump)."""
-    if kind == K_HEURISTIC:
+    if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_bunch(params, hand, trump, seat, dealer, scores, rules, rng)
     return rand_unit(rng) < params[P_BUNCH]
 
@@ -55,7 +62,7 @@ def random_subset(mask, k, rng):
 @njit(cache=True, _nrt=False)
 def choose_discard(kind, params, hand, trump, keep, rng):
     """Mask of the cards to discard so that `keep` remain."""
-    if kind == K_HEURISTIC:
+    if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_discard(params, hand, trump, keep)
     return random_subset(hand, popcount(hand) - keep, rng)
 
@@ -63,6 +70,6 @@ def choose_discard(kind, params, hand, trump, keep, rng):
 @njit(cache=True, _nrt=False)
 def choose_card(kind, params, seat, hand, legal, ctx, rules, rng):
     """The card to play from the non-empty mask `legal`."""
-    if kind == K_HEURISTIC:
+    if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_card(params, seat, hand, legal, ctx, rules, rng)
     return random_card(rng, legal)

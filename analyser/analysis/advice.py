@@ -1,0 +1,336 @@
+"""Check the published advice of document 003 ("Consejos y estrategias") by paired Monte Carlo.
+
+Each claim is stated as it is tested, with an estimate, a 95% CI and a verdict:
+``supported``, ``contradicted`` or ``inconclusive``. Both passes sample deals from the
+natural distribution at one score and play both options of one decision on each deal
+(common random numbers), as the strategy tables do (``analysis.strategy``; kernel
+``engine.decisions.paired_class_sums``), with ``policy`` for every seat. The measure is
+net points per deal for the decider's side: its points minus the other sides'
+together (with 3 players the eldest against both opponents), first kick excluded.
+
+1. "With no trump support, the eldest should beg 70-80% of the time." Whether begging
+   is better is a question about each hand, so the eldest's hands without trump (T0)
+   are split into 108 sub-classes by their side suits (``decisions.side_subclass``:
+   the longest side suit's length 2/3/4/5+ and top card A / K-Q / J or lower, tens
+   0/1/2+, A-K-Q-J Game points 0-3/4-7/8+). Estimate: the share of T0 hands (weighted
+   by frequency) in sub-classes whose mean beg - stand is positive. CI: parametric
+   bootstrap: each draw takes every sub-class's mean from N(mean, SE^2) and the
+   sub-class weights from a multinomial with the observed frequencies, and the 2.5%
+   and 97.5% quantiles of the share are the interval. (A sub-class is treated as one
+   hand: the share is of hands in sub-classes where begging pays on average; hands
+   within a sub-class still differ.) Verdict: supported if the CI lies inside
+   [70%, 80%], contradicted if it lies wholly outside, else inconclusive.
+2. "Beg when missing the ace or the jack of trump": the eldest's hands holding trump
+   but not both the ace and the jack of trump; the pooled mean beg - stand with its
+   CI: supported if the CI is above 0, contradicted if below, else inconclusive.
+3. "As dealer, refuse the beg and run when strong in a non-trump suit": the dealer's
+   hands facing a beg (the eldest's policy begged) with a strong side suit (three or
+   more cards of a non-trump suit including its ace or ten: ``strong_side_suit``); the
+   pooled mean run - give, verdict by its sign as in 2.
+4. "Giving one is often wise when the dealer's hand is strong": the dealer's hands
+   facing a beg with trump strength >= 3 (trumps held, the ace and the jack of trump
+   counting twice: the heuristic's GIVE_STRONG threshold); the pooled mean
+   give - run, verdict by its sign; for "often", also the share of such hands (by hand
+   class and strong-side flag) where giving is better, with a bootstrap CI as in 1.
+
+The eldest's pass uses the streams ``SeedSequence(seed, spawn_key=(1000, chunk))``, the
+dealer's ``(1001, chunk)``, the bootstraps ``(1010 + claim,)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..engine.decisions import (
+    CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
+)
+from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
+from ..executor import Executor, LocalExecutor
+from ..policy import seat_policies
+from ..rules import RuleSet
+from .stats import Z95
+from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
+
+DEFAULT_DEALS = 500_000
+BOOTSTRAP_DRAWS = 4000
+ADVICE_STREAM = 1000
+SUPPORTED, CONTRADICTED, INCONCLUSIVE = "supported", "contradicted", "inconclusive"
+BEG_SHARE_CLAIMED = (0.70, 0.80)
+GIVE_STRENGTH = 3
+SOURCE = "document 003, Consejos y estrategias"
+Progress = Callable[[int], None]
+
+
+# ---- verdicts -----------------------------------------------------------------------------------
+
+
+def verdict_within(ci: tuple[float, float], lo: float, hi: float) -> str:
+    """Supported if the CI lies inside [lo, hi], contradicted if wholly outside it, else inconclusive.
+
+    >>> verdict_within((0.72, 0.78), 0.7, 0.8), verdict_within((0.85, 0.9), 0.7, 0.8), verdict_within((0.6, 0.75), 0.7, 0.8)
+    ('supported', 'contradicted', 'inconclusive')
+    """
+    a, b = ci
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return INCONCLUSIVE
+    if lo <= a and b <= hi:
+        return SUPPORTED
+    if b < lo or a > hi:
+        return CONTRADICTED
+    return INCONCLUSIVE
+
+
+def verdict_positive(ci: tuple[float, float]) -> str:
+    """Supported if the CI lies above 0, contradicted if below 0, else inconclusive.
+
+    >>> verdict_positive((0.1, 0.3)), verdict_positive((-0.3, -0.1)), verdict_positive((-0.1, 0.2))
+    ('supported', 'contradicted', 'inconclusive')
+    """
+    a, b = ci
+    if math.isfinite(a) and a > 0:
+        return SUPPORTED
+    if math.isfinite(b) and b < 0:
+        return CONTRADICTED
+    return INCONCLUSIVE
+
+
+# ---- estimates from per-class sums -----------------------------------------------------------------
+
+
+def pooled(sums: np.ndarray, rows: list[int], sign: float = 1.0) -> tuple[float, float, int]:
+    """(mean, SE, n) of sign * d over the deals of the classes `rows` (frequency-weighted by construction)."""
+    s = sums[rows].astype(np.float64).sum(axis=0)
+    n = int(s[CS_N])
+    if n < 2:
+        return math.nan, math.nan, n
+    mean = s[CS_D] / n
+    var = (s[CS_DD] - n * mean * mean) / (n - 1)
+    return sign * mean, math.sqrt(max(var, 0.0) / n), n
+
+
+def share_positive(means: np.ndarray, ses: np.ndarray, counts: np.ndarray, rng: np.random.Generator,
+                   draws: int = BOOTSTRAP_DRAWS) -> tuple[float, tuple[float, float]]:
+    """Share of the deals (weights `counts`) in classes with a positive mean, and its 95% CI by a
+    parametric bootstrap (means ~ N(mean, se^2), weights ~ multinomial(counts)).
+
+    >>> rng = np.random.default_rng(0)
+    >>> share_positive(np.array([1.0, -1.0]), np.array([0.01, 0.01]), np.array([30, 10]), rng)[0]
+    0.75
+    """
+    keep = counts > 0
+    means, ses, counts = means[keep], ses[keep], counts[keep]
+    total = int(counts.sum())
+    if total == 0:
+        return math.nan, (math.nan, math.nan)
+    estimate = float(counts[means > 0].sum() / total)
+    drawn_means = means + ses * rng.standard_normal((draws, len(means)))
+    drawn_counts = rng.multinomial(total, counts / total, size=draws)
+    shares = (drawn_counts * (drawn_means > 0)).sum(axis=1) / total
+    lo, hi = np.quantile(shares, [0.025, 0.975])
+    return estimate, (float(lo), float(hi))
+
+
+def class_estimates(sums: np.ndarray, rows: list[int], sign: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-class (mean, SE, n) of sign * d; classes with fewer than 2 deals take the rows' pooled SD."""
+    s = sums[rows].astype(np.float64)
+    n = s[:, CS_N]
+    mean, se = mean_se(s[:, CS_D], s[:, CS_DD], n)
+    _, pooled_se, total = pooled(sums, rows)
+    sd = pooled_se * math.sqrt(total) if total >= 2 else 1.0
+    se = np.where(np.isfinite(se), se, sd / np.sqrt(np.maximum(n, 1)))
+    return sign * np.nan_to_num(mean), se, n.astype(np.int64)
+
+
+def trump_strength_of(code: int) -> int:
+    """Trump strength of a hand class (trumps + ace + jack; 4+ trumps count as 4)."""
+    if code == 0:
+        return 0
+    flags = (code - 1) % 8
+    return (code - 1) // 8 + 1 + (flags >> 2 & 1) + (flags >> 1 & 1)
+
+
+def holds_ace_and_jack(code: int) -> bool:
+    """True if a hand class holds both the ace and the jack of trump (flag bits A=4, J=2)."""
+    return code > 0 and (code - 1) % 8 & 6 == 6
+
+
+def side_subclass_key(sub: int) -> str:
+    """Readable key of a T0 side sub-class, e.g. ``T0 long 4, top A, tens 1, honours 4-7``."""
+    honours, tens, top, length = sub % 3, sub // 3 % 3, sub // 9 % 3, sub // 27
+    return (f"T0 long {('2', '3', '4', '5+')[length]}, top {('A', 'K/Q', 'J-')[top]}, "
+            f"tens {('0', '1', '2+')[tens]}, honours {('0-3', '4-7', '8+')[honours]}")
+
+
+def advice_class_key(role: str, code: int) -> str:
+    if role == "eldest":
+        return class_key(code) if code < N_HAND_CLASSES else side_subclass_key(code - N_HAND_CLASSES)
+    return class_key(code % N_HAND_CLASSES) + (" strong-side" if code >= N_HAND_CLASSES else "")
+
+
+# ---- the claims -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Claim:
+    id: str
+    claim: str          # the advice, as it is tested
+    source: str         # the document's words
+    test: str
+    estimate: float
+    ci95: tuple[float, float]
+    verdict: str
+    n: int              # deals the estimate rests on
+    unit: str
+    details: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "claim": self.claim, "test": self.test, "estimate": self.estimate,
+                "ci95": list(self.ci95), "verdict": self.verdict, "n": self.n, "unit": self.unit,
+                "source": self.source, **self.details}
+
+
+def estimate_dict(mean: float, se: float, n: int) -> dict[str, Any]:
+    return {"estimate": mean, "ci95": [mean - Z95 * se, mean + Z95 * se], "n": n}
+
+
+def claim_zero_trump(sums: np.ndarray, counts: np.ndarray, rng: np.random.Generator) -> Claim:
+    rows = list(range(N_HAND_CLASSES, N_HAND_CLASSES + N_SIDE_SUBCLASSES))
+    means, ses, n = class_estimates(sums, rows)
+    share, ci = share_positive(means, ses, n, rng)
+    mean, se, total = pooled(sums, rows)
+    separated = (np.abs(means) > Z95 * ses) & (n > 0)
+    lo, hi = BEG_SHARE_CLAIMED
+    return Claim(
+        "eldest-zero-trump-begs-70-80", "With no trump support, the eldest should beg 70-80% of the time.",
+        f"{SOURCE}: \"la mano mayor con 0 apoyo de triunfo deberia pedir el 70-80 % de las veces\"",
+        "share of the eldest's hands without trump (weighted by frequency, over 108 side-suit sub-classes) whose "
+        "mean beg - stand net points is positive; CI by parametric bootstrap over the sub-class estimates; "
+        f"supported if the CI lies inside [{lo:.0%}, {hi:.0%}], contradicted if wholly outside",
+        share, ci, verdict_within(ci, lo, hi), total, "share of hands",
+        {"beg_minus_stand": estimate_dict(mean, se, total),
+         "zero_trump_share_of_deals": total / max(1, int(counts[CT_DEALS])),
+         "subclasses_sampled": int((n > 0).sum()),
+         "share_in_separated_subclasses": float(n[separated].sum() / max(1, n.sum()))})
+
+
+def claim_missing_ace_or_jack(sums: np.ndarray, rng: np.random.Generator) -> Claim:
+    rows = [c for c in possible_classes() if c > 0 and not holds_ace_and_jack(c)]
+    mean, se, total = pooled(sums, rows)
+    ci = (mean - Z95 * se, mean + Z95 * se)
+    means, ses, n = class_estimates(sums, rows)
+    share, share_ci = share_positive(means, ses, n, rng)
+    by_trumps = {}
+    for t in range(1, 5):
+        group = [c for c in rows if (c - 1) // 8 + 1 == t]
+        by_trumps[class_key(1 + 8 * (t - 1))] = estimate_dict(*pooled(sums, group))
+    return Claim(
+        "eldest-beg-missing-ace-or-jack", "Beg when missing the ace or the jack of trump.",
+        f"{SOURCE}: \"Pida agresivamente cuando le falte el As o la Jota de triunfo\"",
+        "mean beg - stand net points over the eldest's hands holding trump but not both the ace and the jack of "
+        "trump (frequency-weighted); supported if the CI is above 0, contradicted if below",
+        mean, ci, verdict_positive(ci), total, "net points per deal",
+        {"share_where_beg_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
+         "by_trumps_held": by_trumps})
+
+
+def claim_run_strong_side(sums: np.ndarray, rng: np.random.Generator) -> Claim:
+    strong = [N_HAND_CLASSES + c for c in possible_classes()]
+    mean, se, total = pooled(sums, strong, sign=-1.0)
+    ci = (mean - Z95 * se, mean + Z95 * se)
+    means, ses, n = class_estimates(sums, strong, sign=-1.0)
+    share, share_ci = share_positive(means, ses, n, rng)
+    weak_trump = [N_HAND_CLASSES + c for c in possible_classes() if trump_strength_of(c) < GIVE_STRENGTH]
+    return Claim(
+        "dealer-run-strong-side-suit", "As dealer, refuse the beg and run when strong in a non-trump suit.",
+        f"{SOURCE}: \"Como repartidor, rechace la peticion y corra las cartas cuando su mano sea fuerte en un palo "
+        "que no es triunfo\"",
+        "mean run - give net points over the dealer's hands facing a beg with a strong side suit (3+ cards of a "
+        "non-trump suit including its ace or ten); supported if the CI is above 0, contradicted if below",
+        mean, ci, verdict_positive(ci), total, "net points per deal",
+        {"share_where_run_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
+         "strong_side_weak_trump": estimate_dict(*pooled(sums, weak_trump, sign=-1.0)),
+         "no_strong_side": estimate_dict(*pooled(sums, possible_classes(), sign=-1.0))})
+
+
+def claim_give_strong(sums: np.ndarray, rng: np.random.Generator) -> Claim:
+    strong = [c for c in possible_classes() if trump_strength_of(c) >= GIVE_STRENGTH]
+    rows = strong + [N_HAND_CLASSES + c for c in strong]
+    mean, se, total = pooled(sums, rows)
+    ci = (mean - Z95 * se, mean + Z95 * se)
+    means, ses, n = class_estimates(sums, rows)
+    share, share_ci = share_positive(means, ses, n, rng)
+    weak = [c for c in possible_classes() if trump_strength_of(c) < GIVE_STRENGTH]
+    return Claim(
+        "dealer-give-when-strong", "Giving one is often wise when the dealer's hand is strong.",
+        f"{SOURCE}: \"Regalo ... Suele ser la eleccion mas inteligente cuando la mano del repartidor es fuerte\"",
+        f"mean give - run net points over the dealer's hands facing a beg with trump strength >= {GIVE_STRENGTH} "
+        "(trumps, the ace and the jack of trump counting twice); supported if the CI is above 0, contradicted if "
+        "below; 'often': the share of such hands (by hand class and strong-side flag) where giving is better",
+        mean, ci, verdict_positive(ci), total, "net points per deal",
+        {"share_where_give_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
+         "weak_trump": estimate_dict(*pooled(sums, weak + [N_HAND_CLASSES + c for c in weak]))})
+
+
+# ---- the run ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class AdviceResult:
+    rules: RuleSet
+    policy: str
+    deals: int
+    seed: int
+    score: tuple[int, ...]
+    claims: list[Claim]
+    eldest: pd.DataFrame   # per advice class: n, share, beg - stand
+    dealer: pd.DataFrame
+    seconds: float
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [c.to_json() for c in self.claims]
+
+
+def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame:
+    codes = [c for c in range(sums.shape[0]) if sums[c, CS_N] > 0]
+    s = sums[codes].astype(np.float64)
+    mean, se = mean_se(s[:, CS_D], s[:, CS_DD], s[:, CS_N])
+    return pd.DataFrame({"role": role, "class_code": codes, "class_key": [advice_class_key(role, c) for c in codes],
+                         "n": sums[codes, CS_N], "share": sums[codes, CS_N] / max(1, int(counts[CT_TRIES])),
+                         "diff": "beg - stand" if role == "eldest" else "give - run", "diff_mean": mean,
+                         "diff_se": se, "diff_ci_lo": mean - Z95 * se, "diff_ci_hi": mean + Z95 * se})
+
+
+def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
+                 score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
+                 progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS) -> AdviceResult:
+    """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer."""
+    import time
+
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    kinds, params = seat_policies([policy], rules.players)
+    scores = side_scores(rules, score)
+    executor = executor if executor is not None else LocalExecutor(threads)
+    start = time.perf_counter()
+    eldest, e_counts = class_sums(rules, "eldest", scores, kinds, params, CLASSING_ELDEST_ADVICE, deals, seed,
+                                  ADVICE_STREAM, executor, progress, chunk_deals)
+    dealer, d_counts = class_sums(rules, "dealer", scores, kinds, params, CLASSING_DEALER_ADVICE, deals, seed,
+                                  ADVICE_STREAM + 1, executor, progress, chunk_deals)
+    if int(d_counts[CT_DEALS]) == 0:
+        raise ValueError(f"the policy {policy!r} never begged in {int(d_counts[CT_TRIES]):,} deals: "
+                         "the dealer's claims cannot be tested")
+
+    def rng(k: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(ADVICE_STREAM + 10 + k,)))
+
+    claims = [claim_zero_trump(eldest, e_counts, rng(1)), claim_missing_ace_or_jack(eldest, rng(2)),
+              claim_run_strong_side(dealer, rng(3)), claim_give_strong(dealer, rng(4))]
+    return AdviceResult(rules, policy, deals, seed, tuple(int(x) for x in scores[:rules.sides]), claims,
+                        class_frame(eldest, e_counts, "eldest"), class_frame(dealer, d_counts, "dealer"),
+                        time.perf_counter() - start)

@@ -1,0 +1,159 @@
+"""check-advice: the verdict logic, the share bootstrap, the claims on synthetic sums, the classings, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from analyser.analysis.advice import (
+    CONTRADICTED, INCONCLUSIVE, SUPPORTED, check_advice, claim_give_strong, claim_missing_ace_or_jack,
+    claim_run_strong_side, claim_zero_trump, holds_ace_and_jack, pooled, share_positive, side_subclass_key,
+    trump_strength_of, verdict_positive, verdict_within,
+)
+from analyser.cards import mask_of, parse_cards
+from analyser.cli import app
+from analyser.engine.decisions import (
+    CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CLASSING_HAND, CS_D, CS_DD, CS_N, N_CLASS_SUMS,
+    N_SIDE_SUBCLASSES, deal_class, side_subclass, strong_side_suit,
+)
+from analyser.engine.evaluator import N_HAND_CLASSES, class_key, hand_class, possible_classes, trump_strength
+from analyser.rules import make_rules
+
+CLAIM_KEYS = {"claim", "test", "estimate", "ci95", "verdict", "n"}
+
+
+def rng() -> np.random.Generator:
+    return np.random.default_rng(11)
+
+
+@pytest.mark.parametrize("ci, verdict", [
+    ((0.71, 0.79), SUPPORTED), ((0.70, 0.80), SUPPORTED), ((0.81, 0.95), CONTRADICTED), ((0.2, 0.69), CONTRADICTED),
+    ((0.65, 0.75), INCONCLUSIVE), ((0.75, 0.85), INCONCLUSIVE), ((0.6, 0.9), INCONCLUSIVE),
+    ((math.nan, math.nan), INCONCLUSIVE),
+])
+def test_interval_verdicts(ci: tuple[float, float], verdict: str) -> None:
+    assert verdict_within(ci, 0.70, 0.80) == verdict
+
+
+@pytest.mark.parametrize("ci, verdict", [
+    ((0.01, 0.2), SUPPORTED), ((-0.2, -0.01), CONTRADICTED), ((-0.1, 0.1), INCONCLUSIVE), ((0.0, 0.1), INCONCLUSIVE),
+    ((math.nan, math.nan), INCONCLUSIVE),
+])
+def test_sign_verdicts(ci: tuple[float, float], verdict: str) -> None:
+    assert verdict_positive(ci) == verdict
+
+
+def test_share_positive_weights_by_frequency_and_widens_with_noise() -> None:
+    counts = np.array([700, 200, 100, 0])
+    sure = share_positive(np.array([1.0, -1.0, 2.0, 5.0]), np.full(4, 1e-3), counts, rng())
+    assert sure[0] == pytest.approx(0.8) and sure[1][0] < 0.8 < sure[1][1] and sure[1][1] - sure[1][0] < 0.06
+    noisy = share_positive(np.array([1.0, -1.0, 2.0, 5.0]), np.array([0.01, 1.0, 0.01, 0.01]), counts, rng())
+    assert noisy[0] == pytest.approx(0.8) and noisy[1][1] - noisy[1][0] > sure[1][1] - sure[1][0]
+    assert share_positive(np.ones(3), np.ones(3), np.zeros(3, dtype=np.int64), rng())[0] != 0.5  # nan: no deals
+    assert share_positive(np.array([1.0]), np.array([0.1]), np.array([5]), rng()) == share_positive(
+        np.array([1.0]), np.array([0.1]), np.array([5]), rng())
+
+
+def synthetic_sums(rows: int, per_row: dict[int, tuple[int, float]], sd: float = 1.0) -> np.ndarray:
+    """Sums for rows with (n, mean of d) each and a given spread."""
+    sums = np.zeros((rows, N_CLASS_SUMS), dtype=np.int64)
+    for row, (n, mean) in per_row.items():
+        sums[row, CS_N] = n
+        sums[row, CS_D] = round(n * mean)
+        sums[row, CS_DD] = round(n * (mean * mean + sd * sd))
+    return sums
+
+
+def test_pooled_is_the_mean_over_the_deals_of_the_rows() -> None:
+    sums = synthetic_sums(3, {0: (100, 1.0), 1: (300, -1.0), 2: (50, 9.0)})
+    mean, se, n = pooled(sums, [0, 1])
+    assert n == 400 and mean == pytest.approx(-0.5) and 0 < se < 0.1
+    assert pooled(sums, [0, 1], sign=-1.0)[0] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("positive_share, verdict", [(0.75, SUPPORTED), (1.0, CONTRADICTED), (0.5, CONTRADICTED)])
+def test_the_zero_trump_claim_on_synthetic_subclasses(positive_share: float, verdict: str) -> None:
+    # 100 sub-classes of 1,000 hands each, clearly separated: the share is exact.
+    k = round(100 * positive_share)
+    per_row = {N_HAND_CLASSES + s: (1000, 0.5 if s < k else -0.5) for s in range(100)}
+    claim = claim_zero_trump(synthetic_sums(N_HAND_CLASSES + N_SIDE_SUBCLASSES, per_row), np.array([0, 0, 0, 10**5]),
+                             rng())
+    assert claim.estimate == pytest.approx(positive_share) and claim.verdict == verdict
+    assert claim.ci95[0] <= claim.estimate <= claim.ci95[1] and claim.n == 100_000
+
+
+def test_the_trump_claims_pick_the_right_classes() -> None:
+    # The eldest: beg better everywhere except with both the ace and the jack.
+    per_row = {c: (500, -1.0 if holds_ace_and_jack(c) else 0.5) for c in possible_classes() if c > 0}
+    claim = claim_missing_ace_or_jack(synthetic_sums(N_HAND_CLASSES + N_SIDE_SUBCLASSES, per_row), rng())
+    assert claim.estimate == pytest.approx(0.5, abs=1e-3) and claim.verdict == SUPPORTED
+    assert claim.details["share_where_beg_better"]["estimate"] == pytest.approx(1.0)
+    # The dealer: give better with strong trump, run better with a strong side suit and weak trump.
+    per_row = {}
+    for c in possible_classes():
+        strong = trump_strength_of(c) >= 3
+        per_row[c] = (400, 1.0 if strong else -0.2)
+        per_row[N_HAND_CLASSES + c] = (400, 0.3 if strong else -2.0)
+    sums = synthetic_sums(2 * N_HAND_CLASSES, per_row)
+    give = claim_give_strong(sums, rng())
+    assert give.estimate == pytest.approx(0.65, abs=1e-3) and give.verdict == SUPPORTED
+    run = claim_run_strong_side(sums, rng())
+    assert run.verdict == SUPPORTED and run.details["share_where_run_better"]["estimate"] < 1.0
+
+
+def test_class_strength_matches_the_evaluator() -> None:
+    for hand, trump in (("AS JS 3S KH 9D 2C", "S"), ("AS KS QS JS TS 9S", "S"), ("2H 3D 4C 5C 6C 7C", "S"),
+                        ("AS KS QS JS 4H 7D", "S"),
+                        ("JH 9D 8D 2C 3C 4C", "H")):
+        mask = mask_of(parse_cards(hand))
+        code = [c for c in possible_classes() if class_key(c) == hand_class(hand, trump)][0]
+        strength = trump_strength(np.uint64(mask), "SHDC".index(trump))
+        if code < 25:  # fewer than four trumps: the class knows the strength exactly
+            assert trump_strength_of(code) == strength
+        else:  # T4+: at least 4, and at least the heuristic's give threshold
+            assert 4 <= trump_strength_of(code) <= strength
+
+
+def test_side_subclasses_and_strong_side_suits() -> None:
+    hand = np.uint64(mask_of(parse_cards("AH KH QH TH 2D 3C")))
+    sub = side_subclass(hand, 0)
+    assert side_subclass_key(sub) == "T0 long 4, top A, tens 1, honours 8+"
+    assert strong_side_suit(hand, 0) == 1 and strong_side_suit(hand, 1) == 0  # hearts are trump: no side suit of 3
+    assert strong_side_suit(np.uint64(mask_of(parse_cards("9H 8H 7H 2D 3C 4C"))), 0) == 0
+    assert deal_class(CLASSING_ELDEST_ADVICE, hand, 0) == N_HAND_CLASSES + sub
+    assert deal_class(CLASSING_HAND, hand, 0) == 0
+    assert deal_class(CLASSING_DEALER_ADVICE, hand, 0) == N_HAND_CLASSES
+    trumps = np.uint64(mask_of(parse_cards("AS JS 3S KH 9D 2C")))
+    assert deal_class(CLASSING_ELDEST_ADVICE, trumps, 0) == deal_class(CLASSING_HAND, trumps, 0) > 0
+    assert len({side_subclass_key(s) for s in range(N_SIDE_SUBCLASSES)}) == N_SIDE_SUBCLASSES
+
+
+def test_check_advice_end_to_end_is_reproducible() -> None:
+    rules = make_rules("classic", players=3, settings=["target=5"])
+    first = check_advice(rules, deals=2000, seed=4, threads=2, chunk_deals=400)
+    again = check_advice(rules, deals=2000, seed=4, threads=1, chunk_deals=400)
+    assert [c.to_json() for c in first.claims] == [c.to_json() for c in again.claims]
+    for claim in first.to_json():
+        assert CLAIM_KEYS <= set(claim) and claim["verdict"] in (SUPPORTED, CONTRADICTED, INCONCLUSIVE)
+        assert len(claim["ci95"]) == 2 and claim["n"] > 0
+
+
+def test_cli(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["check-advice", "--set", "target=5", "--deals", "1500", "--seed", "2"]
+    result = runner.invoke(app, [*args, "--json", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.stderr
+    claims = json.loads(result.stdout)
+    assert isinstance(claims, list) and len(claims) == 4
+    assert all(CLAIM_KEYS <= set(c) for c in claims)
+    assert json.loads((tmp_path / "advice.json").read_text()) == claims
+    assert (tmp_path / "advice-eldest-classes.parquet").exists() and (tmp_path / "advice.csv").exists()
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0 and text.stdout.count("95% CI") >= 4 and "70-80%" in text.stdout
+    bad = runner.invoke(app, [*args, "--policy", "random:beg=0"])
+    assert bad.exit_code != 0 and "never begged" in bad.stderr

@@ -65,6 +65,12 @@ def build_rules(preset: Preset, players: int | None, settings: list[str] | None)
         raise  # unreachable
 
 
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="tcp://HOST:PORT", help="Run the chunks on this Dask scheduler's workers.")]
+ClusterOpt = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="local:N", help="Start a Dask cluster of N worker processes here and run on it.")]
+
+
 @app.command()
 def simulate(
     ctx: typer.Context,
@@ -89,12 +95,18 @@ def simulate(
     chunk_size: Annotated[
         int, typer.Option("--chunk-size", min=1, help="Deals per chunk (each chunk starts a fresh match).")
     ] = CHUNK_DEALS,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play deals as matches in parallel; summarize them, keep results in a run folder, write a log."""
-    import os
-
     from . import runner
+    from .executor import ExecutorError, check_options, open_executor
+
+    try:
+        check_options(threads, scheduler, cluster)
+    except ExecutorError as err:
+        fail(str(err))
 
     given = {name for name in ("rules", "players", "set_", "deals", "seed", "policy", "chunk_size")
              if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")}
@@ -118,14 +130,14 @@ def simulate(
             spec = runner.RunSpec.new(build_rules(rules, players, set_), policy, seed, deals, chunk_size)
         if log is not None:
             _write_log(spec.rules, spec.deals, spec.seed, list(spec.policies), spec.chunk_size, log)
-        with runner.ProgressBar(spec.deals) as bar:
-            summary = runner.run(spec, threads or os.cpu_count() or 1, run_dir, resume=resume is not None,
+        with open_executor(threads, scheduler, cluster) as executor, runner.ProgressBar(spec.deals) as bar:
+            summary = runner.run(spec, executor, run_dir, resume=resume is not None,
                                  progress=bar.advance, on_start=bar.start)
     except KeyboardInterrupt:
         if run_dir is not None and (run_dir / "meta.json").exists():
             typer.echo(f"interrupted: finished chunks are kept; continue with --resume {run_dir}", err=True)
         raise
-    except (runner.RunError, PolicyError) as err:
+    except (runner.RunError, PolicyError, ExecutorError) as err:
         fail(str(err))
     except OSError as err:
         fail(f"{err.filename or 'run folder'}: {err.strerror or err}")
@@ -203,3 +215,6 @@ from . import cli_tournament  # noqa: E402,F401
 from . import cli_bench  # noqa: E402,F401
 from . import cli_whatif  # noqa: E402,F401
 from . import cli_equity  # noqa: E402,F401
+from . import cli_strategy  # noqa: E402,F401
+from . import cli_advice  # noqa: E402,F401
+from . import cli_report  # noqa: E402,F401

@@ -3,6 +3,7 @@ how strong the simulated players are. Every estimate is drawn with its 95% CI.""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -30,14 +31,15 @@ def score_shift_chart(frame: pd.DataFrame, path: Path, title: str) -> Path:
     ax.barh(y, diff, xerr=half, color="0.75", edgecolor="black", hatch="//", capsize=4,
             error_kw={"elinewidth": 1.2})
     ax.axvline(0, color="black", lw=0.9)
-    ax.set_yticks(y, [f"{s}\n{lbl}" for s, lbl in zip(frame["situation"], frame["score_label"])], fontsize=8)
-    for yi, d, text in zip(y, diff, frame["favours"]):
-        ax.text(d, yi, f"  {text}  ", va="center", ha="left" if d >= 0 else "right", fontsize=8)
+    ax.set_yticks(y, [f"score {s}\n{lbl}" for s, lbl in zip(frame["score"], frame["score_label"])], fontsize=8)
+    for yi, d, h, text in zip(y, diff, half, frame["favours"]):
+        end = d + h if d >= 0 else d - h  # beyond the error bar, so the words never cover it
+        ax.text(end, yi, f"  {text}  ", va="center", ha="left" if d >= 0 else "right", fontsize=8)
     ax.set_xlabel(f"{frame['first'].iloc[0]} minus {frame['second'].iloc[0]}: match-win probability, "
                   "percentage points (bars: 95% CI)")
     lim = max(5.0, float(np.max(np.abs(diff) + half)) * 1.35)
     ax.set_xlim(-lim, lim)
-    ax.set_title(title, fontsize=10)
+    ax.set_title("\n".join(textwrap.wrap(title, 80)), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
 

@@ -61,6 +61,8 @@ def score_shifts(rules: RuleSet, policy: str, equity: EquityTable | None, seed: 
 class Pairing:
     a: str
     b: str
+    a_label: str = ""
+    b_label: str = ""
 
 
 def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed: int,
@@ -73,7 +75,7 @@ def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed:
         except TournamentError:
             return None
         lo, hi = res.a_win_rate_ci95
-        rows.append({"a": p.a, "b": p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.value, 4),
+        rows.append({"a": p.a_label or p.a, "b": p.b_label or p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.value, 4),
                      "ci_lo": round(lo, 4), "ci_hi": round(hi, 4),
                      "a_minus_b_points_per_deal": round(res.diff_points_per_deal.value, 3),
                      "points_ci_lo": round(res.diff_points_per_deal.ci95[0], 3),

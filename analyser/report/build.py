@@ -1,0 +1,247 @@
+"""``allfours report``: one folder a player can read, print and argue over.
+
+It runs (or reuses) the strategy tables, the match-equity table, the advice check,
+score what-ifs and a policy tournament for one rule system, and writes
+
+- ``REPORT.md`` and ``report.html`` (the same text; the page embeds its charts),
+- every chart as PNG beside them,
+- every table as CSV and Parquet under ``tables/``, and ``report.json`` with the
+  numbers the text quotes,
+- the strategy run folder (``strategy/``, usable as ``--policy tuned:DIR/strategy``)
+  and the equity cache (``equity/``).
+
+Every number in the text is read from a table in the same folder; the rules of
+thumb are derived from the final strategy tables, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import __version__
+from ..analysis.advice import check_advice
+from ..analysis.equity import EquityTable, equity_table
+from ..analysis.strategy import run_strategy
+from ..executor import Executor
+from ..rules import RuleSet
+from .charts import score_shift_chart, tournament_chart
+from .document import Document
+from .sections import Pairing, player_strength, score_shifts
+from .thumb import rules_of_thumb
+
+ROLE_TITLES = {"eldest": ("stand", "beg"), "dealer": ("run", "give")}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much work each part gets, from the one --deals number."""
+
+    strategy: int
+    advice: int
+    equity_per_cell: int
+    matches: int
+    whatif: int
+
+    @classmethod
+    def from_deals(cls, deals: int) -> Sizes:
+        return cls(strategy=deals, advice=max(2000, min(deals, 2_000_000)),
+                   equity_per_cell=max(1000, min(20_000, deals // 50)),
+                   matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)))
+
+
+def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
+    """CSV and Parquet under tables/; returns the CSV's path relative to the report."""
+    folder = out / "tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(folder / f"{name}.csv", index=False)
+    frame.to_parquet(folder / f"{name}.parquet", index=False)
+    return f"tables/{name}.csv"
+
+
+def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
+    """The final strategy table as printed: one row per hand class met."""
+    a, b = ("stand", "beg") if role == "eldest" else ("run", "give")
+    rows = final[final["n"] > 0]
+    return pd.DataFrame({
+        "hand class": rows["class_key"],
+        "deals": rows["n"].astype(int),
+        "share %": (100 * rows["share"]).round(2),
+        f"{a} (net pts)": rows[f"{a}_mean"].round(3),
+        f"{b} (net pts)": rows[f"{b}_mean"].round(3),
+        f"{b} - {a}": rows["diff_mean"].round(3),
+        "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(rows["diff_ci_lo"], rows["diff_ci_hi"])],
+        "choose": [r + ("?" if z else "") for r, z in zip(rows["recommend"], rows["ci_includes_zero"])],
+    })
+
+
+def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
+                 threads: int | None = None, executor: Executor | None = None,
+                 command: str | None = None, log: Any = None) -> Path:
+    """Run every part and write the report folder; returns the REPORT.md path."""
+    say = log or (lambda message: None)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = Sizes.from_deals(deals)
+    numbers: dict[str, Any] = {"rules": rules.as_log_dict(), "policy": policy, "seed": seed, "deals": deals,
+                               "version": __version__, "sizes": sizes.__dict__}
+    say(f"strategy tables: {sizes.strategy:,} decision deals per round")
+    strategy = run_strategy(rules, policy, sizes.strategy, seed, out_dir=out / "strategy", threads=threads,
+                            executor=executor)
+    tuned = f"tuned:{out / 'strategy'}"
+    equity: EquityTable | None = None
+    if rules.sides == 2:
+        say(f"match equity: {sizes.equity_per_cell:,} deals per score cell")
+        equity, _, _ = equity_table(rules, tuned, sizes.equity_per_cell, seed, out / "equity", threads=threads,
+                                    executor=executor)
+    say(f"advice check: {sizes.advice:,} deals per role")
+    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
+    say("score what-ifs")
+    shifts = score_shifts(rules, tuned, equity, seed, sizes.whatif, threads)
+    say(f"tournaments: {sizes.matches:,} matches per pairing")
+    strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
+                               sizes.matches, seed, threads)
+
+    doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
+    command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    _introduction(doc, rules, policy, deals, seed, strategy, command)
+    thumbs = rules_of_thumb(strategy.final("eldest"), strategy.final("dealer"))
+    numbers["rules_of_thumb"] = thumbs
+    doc.heading("Rules of thumb")
+    doc.paragraph("Read off the final strategy tables below (net points per deal, score 0:0). A class marked "
+                  "\"?\" in the tables is too close to call with this many deals; its rule is the better mean.")
+    doc.bullets([f"**Eldest:** {thumbs['eldest']}", f"**Dealer, when the eldest begs:** {thumbs['dealer']}"])
+
+    for role in ("eldest", "dealer"):
+        a, b = ROLE_TITLES[role]
+        final = strategy.final(role)
+        view = class_view(final, role)
+        path = save_table(view, out, f"{role}-classes")
+        chart = f"strategy/{'beg-minus-stand' if role == 'eldest' else 'give-minus-run'}.png"
+        doc.heading("The eldest: stand or beg?" if role == "eldest" else "The dealer: run the cards or give one?")
+        doc.paragraph(_role_text(role, strategy))
+        doc.image(chart, f"{b} minus {a}, net points per deal, by the {role}'s hand class (± 95% CI half-width)")
+        doc.table(view, f"Final {role} table (round {int(final['round'].iloc[0])})", path)
+
+    doc.heading("How the score changes the answer")
+    doc.paragraph("Net points treat every point alike; near the end of a match they are not. These paired "
+                  "what-ifs measure match-win probability " + ("from the match-equity table" if equity else
+                                                               "by playing each match out") +
+                  " for two fixed hands at several scores (the decider's side first), with the tuned policy "
+                  "for every other decision. A gift that takes the opponents to the target loses at once.")
+    numbers["score_shifts"] = json.loads(shifts.to_json(orient="records"))
+    shift_view = shifts[["situation", "score", "score_label", "first", "second", "win_first", "win_second",
+                         "win_diff", "win_diff_lo", "win_diff_hi", "favours", "deals"]].round(4)
+    path = save_table(shift_view, out, "score-shifts")
+    for seat in ("eldest", "dealer"):
+        part = shifts[shifts["seat"] == seat].reset_index(drop=True)
+        name = f"score-{seat}.png"
+        score_shift_chart(part, out / name, f"{part['situation'].iloc[0]}: {rules.preset}, {rules.players} players")
+        doc.image(name, f"{part['first'].iloc[0]} minus {part['second'].iloc[0]} in match-win probability by score")
+    doc.table(shift_view, "Score what-ifs", path)
+
+    doc.heading("Match equity")
+    if equity is not None:
+        frame = equity.to_frame()
+        path = save_table(frame, out, "equity")
+        from ..analysis.charts import equity_heatmap
+
+        equity_heatmap(equity, out / "equity-heatmap.png")
+        doc.paragraph(f"P(the dealer's side wins the match) from every score before a deal, under the tuned "
+                      f"policy; {equity.deals_per_cell:,} deals per score cell, every 95% CI within "
+                      f"±{equity.max_half_width:.3f}.")
+        doc.image("equity-heatmap.png", "Match equity: P(dealer's side wins), % (cells show the value)")
+        doc.paragraph(f"Full table with standard errors: `{path}`.")
+    else:
+        doc.paragraph("Not estimated with three players (each plays alone: the table would be three-dimensional); "
+                      "the score what-ifs above play every match out instead.")
+
+    doc.heading("The published advice, tested")
+    claims = advice.to_json()
+    numbers["advice"] = claims
+    advice_view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
+                                 "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
+                                 "deals": c["n"]} for c in claims])
+    path = save_table(advice_view, out, "advice")
+    doc.paragraph(f"Document 003 (\"Consejos y estrategias\") gives four pieces of advice about begging and "
+                  f"giving. Each is tested as stated in the table, with {sizes.advice:,} paired deals per role "
+                  "under the heuristic player: *supported* when the 95% CI lies on the claim's side, "
+                  "*contradicted* when it lies wholly on the other, else *inconclusive*.")
+    doc.bullets([f"**{c['verdict']}**: {c['claim']} — estimate {c['estimate']:.3f} {c.get('unit', '')}, "
+                 f"95% CI [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]" for c in claims])
+    doc.table(advice_view, "Advice check", path)
+
+    doc.heading("How strong are the simulated players?")
+    if strength is not None:
+        path = save_table(strength, out, "tournaments")
+        numbers["tournaments"] = json.loads(strength.to_json(orient="records"))
+        tournament_chart(strength, out / "tournaments.png", f"Duplicate-deal matches: {rules.preset}, "
+                                                              f"{rules.players} players")
+        doc.paragraph("Every conclusion above assumes these players. `heuristic` plays by the named rules of "
+                      "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' "
+                      "stand/beg and give/run choices. Each match is played twice with the same cards and "
+                      "the seats swapped.")
+        doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
+        doc.table(strength, "Tournaments", path)
+    else:
+        doc.paragraph("Tournaments need two sides; with three players each plays alone.")
+
+    _method(doc, rules, strategy, sizes, seed)
+    (out / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
+    (out / "report.html").write_text(doc.html(out), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
+    return out / "REPORT.md"
+
+
+def _introduction(doc: Document, rules: RuleSet, policy: str, deals: int, seed: int, strategy: Any,
+                  command: str) -> None:
+    doc.paragraph(f"When should the eldest hand beg, and when should the dealer give one or run the cards? "
+                  f"This report measures it for the **{rules.preset}** rules with {rules.players} players, "
+                  f"by Monte Carlo simulation: every option is played out on the same sampled deals, and every "
+                  f"estimate comes with its 95% confidence interval.")
+    rules_frame = pd.DataFrame([{"parameter": k, "value": str(v)} for k, v in rules.as_log_dict().items()])
+    doc.table(rules_frame, "Rules (see shared/rules.md)")
+    doc.paragraph(f"Policy: `{policy}` to start, then best responses ({len(strategy.rounds)} rounds, "
+                  f"{'converged' if strategy.converged else 'stopped at the round limit'}). Deals: "
+                  f"{deals:,} paired decision deals per strategy round. Seed {seed}. allfours {__version__}. "
+                  f"Regenerate with:")
+    doc.code(command)
+
+
+def _role_text(role: str, strategy: Any) -> str:
+    final = strategy.final(role)
+    a, b = ROLE_TITLES[role]
+    share = final.loc[final["recommend"] == b, "share"].sum() / max(final["share"].sum(), 1e-12)
+    sure = int((~final["ci_includes_zero"] & (final["n"] > 0)).sum())
+    met = int((final["n"] > 0).sum())
+    who = "the eldest" if role == "eldest" else "the dealer facing a beg"
+    return (f"For each hand class of {who}, both options were played on the same deals; the value is net "
+            f"points this deal (the decider's side minus the others, from the decision to the end of the hand "
+            f"finally played). The better option is *{b}* for classes holding {100 * share:.1f}% of these "
+            f"decisions; {sure} of the {met} classes met are separated from zero at 95%.")
+
+
+def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: int) -> None:
+    doc.heading("Method and limits")
+    rounds = strategy.rounds
+    doc.bullets([
+        "Deals are dealt from a uniformly shuffled deck by a numba engine that implements the rule book exactly "
+        "(checked against an independent pure-Python referee).",
+        f"Strategy tables: {sizes.strategy:,} paired decision deals per round; each deal is played both ways "
+        "with the same cards and the same random choices (common random numbers); rounds alternate eldest "
+        "and dealer best responses. Round gains (net points per decision): " + "; ".join(
+            f"round {int(r.round)} {r.role}: {r.gain_mean:+.4f} [{r.gain_ci_lo:+.4f}, {r.gain_ci_hi:+.4f}], "
+            f"{int(r.classes_changed)} classes changed" for r in rounds.itertuples()) + ".",
+        f"Match equity: {sizes.equity_per_cell:,} one-deal transitions per score cell, solved backwards.",
+        f"Advice check: {sizes.advice:,} paired deals per role; tournaments: {sizes.matches:,} matches per "
+        f"pairing; score what-ifs: up to {sizes.whatif:,} paired deals each. Seed {seed} throughout.",
+        "Limits: the players follow fixed rules, not an optimal strategy; hand classes pool hands that differ "
+        "in side suits; a best-response cycle (seen with two players) means the tuned choices of the last "
+        "round can still be exploited.",
+    ])

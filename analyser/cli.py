@@ -9,7 +9,7 @@ import enum
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import importlib
 
@@ -171,7 +171,7 @@ def replay(
     from .gamelog import read_lines
     from .replay import LogError, referee_text
 
-    scored = []
+    scored: list[dict[str, Any]] = []
     count = 0
     try:
         for number, text in read_lines(str(file)):

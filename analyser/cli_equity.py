@@ -12,7 +12,9 @@ from typing import Annotated
 import typer
 
 from .analysis.equity import DEFAULT_DEALS_PER_CELL, DEFAULT_DIR, EquityTable
-from .cli import USER_ERRORS, JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, SetOpt, app, build_rules, fail
+from .cli import (
+    USER_ERRORS, ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, app, build_rules, fail,
+)
 
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy of every seat: heuristic or random (NAME:key=value).")]
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", min=1, max=256,
@@ -56,20 +58,27 @@ def equity(
     out: Annotated[Path, typer.Option("--out", help="Folder of the cached tables and the heatmap.")] = DEFAULT_DIR,
     plot: Annotated[Path | None, typer.Option("--plot", help="Heatmap PNG (default: next to the table).")] = None,
     threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Match-win probability from every score (2 sides), with 95% CIs; cached and drawn."""
     from .analysis.charts import equity_heatmap
     from .analysis.equity import check_two_sides, equity_table
+    from .executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
     try:
+        check_options(threads, scheduler, cluster)
         check_two_sides(ruleset)
         from .policy import parse_policy
 
         parse_policy(policy)
-        with progress_bar("equity", ruleset.target ** 2) as advance:
-            table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, advance, threads)
+        # The cluster starts (or is reached) only if the table is not in the cache.
+        with (open_executor(threads, scheduler, cluster) as executor,
+              progress_bar("equity", ruleset.target ** 2) as advance):
+            table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, advance,
+                                               executor=executor)
         heatmap = equity_heatmap(table, plot or path.with_name(path.stem + "-heatmap.png"))
     except USER_ERRORS as err:
         fail(str(err))

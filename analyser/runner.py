@@ -2,9 +2,10 @@
 
 A run of N deals is cut into chunks (``simulate.chunk_sizes``); chunk k plays from its
 own streams (``simulate.chunk_rngs(seed, k)``) and starts a fresh match, so chunks are
-independent and a seed gives the same counters on any number of threads. Threads call
-the nogil kernel; each finished chunk is written atomically (temp file + rename) as
-one Parquet row, ``RUN_DIR/chunks/chunk-KKKKKK.parquet``, so an interrupted run keeps
+independent and a seed gives the same counters on any number of threads or cluster
+workers (``executor``: local threads call the nogil kernel; a Dask cluster runs chunks
+as tasks). Each finished chunk is written here, on the client, atomically (temp file +
+rename) as one Parquet row, ``RUN_DIR/chunks/chunk-KKKKKK.parquet``, so an interrupted run keeps
 every finished chunk and a resumed run plays only the missing ones. Totals are integer
 sums, exact in any order, so the summary is byte-identical whatever the thread count
 or however often the run was interrupted.
@@ -19,15 +20,12 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
 import io
-import itertools
 import json
 import math
 import os
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -42,6 +40,7 @@ from .engine.deal import (
     S_NET_SQ, S_NET_SUM, S_OTHER_POINTS, S_PLAYED, S_RUNS, S_RUNS_HIST, S_TRICKS, new_match_state, simulate_lines,
 )
 from .engine.layout import N_WHY, WHY
+from .executor import Executor, LocalExecutor, Task, source_fingerprint
 from .policy import seat_policies
 from .rules import RuleSet, rules_from_log
 from .simulate import chunk_rngs, chunk_sizes
@@ -90,12 +89,7 @@ def batch_lines_for(deals: int) -> int:
 
 def engine_fingerprint() -> str:
     """Hash of the sources that decide what a chunk plays (a changed engine plays other deals)."""
-    digest = hashlib.sha256()
-    root = Path(__file__).parent
-    for path in sorted(root.joinpath("engine").glob("*.py")) + [root / "policy.py", root / "rules.py"]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return source_fingerprint()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -313,49 +307,30 @@ def load_done(run_dir: Path, spec: RunSpec) -> tuple[Totals, list[int]]:
 
 # ---- playing chunks in parallel -------------------------------------------------------------
 
-def play_chunks(spec: RunSpec, indices: list[int], threads: int, run_dir: Path | None = None,
+def play_chunks(spec: RunSpec, indices: list[int], executor: Executor | int, run_dir: Path | None = None,
                 totals: Totals | None = None, progress: Callable[[int], None] | None = None,
                 on_chunk: Callable[[ChunkResult], None] | None = None) -> Totals:
-    """Play chunks `indices` on `threads` threads, writing each to `run_dir` as it finishes.
+    """Play chunks `indices` on `executor` (or that many local threads), writing each to `run_dir`.
 
-    Adds them into `totals`. On any exception (Ctrl-C, or one raised by `on_chunk`, which
-    runs in this thread after a chunk is on disk) the threads stop at their next batch,
-    unfinished chunks are dropped, and the exception propagates.
+    Adds them into `totals`. Each chunk is written here, on the client, as it arrives, then
+    `on_chunk` is called. On any exception (Ctrl-C, a failed task, or one raised by
+    `on_chunk`) unfinished chunks are dropped and the exception propagates.
     """
     totals = totals if totals is not None else Totals()
+    if isinstance(executor, int):
+        executor = LocalExecutor(executor)
     kinds, params = spec.policy_arrays()
     sizes = spec.sizes()
-    stop = threading.Event()
 
-    def work(index: int) -> ChunkResult | None:
-        chunk = play_chunk(spec, index, sizes[index], kinds, params, stop, progress)
-        if chunk is not None and run_dir is not None:  # finished work is kept, even when stopping
+    def finished(task: Task, chunk: ChunkResult) -> None:
+        if run_dir is not None:
             write_chunk(run_dir, chunk)
-        return chunk
+        totals.add(chunk)
+        if on_chunk is not None:
+            on_chunk(chunk)
 
-    threads = max(1, threads)
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="allfours-chunk")
-    waiting = iter(indices)
-    pending: set[Future[ChunkResult | None]] = set()
-    try:
-        while True:
-            # A bounded window of submitted chunks keeps memory flat however many chunks a run has.
-            for index in itertools.islice(waiting, 2 * threads - len(pending)):
-                pending.add(pool.submit(work, index))
-            if not pending:
-                break
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                chunk = future.result()
-                if chunk is not None:
-                    totals.add(chunk)
-                    if on_chunk is not None:
-                        on_chunk(chunk)
-    except BaseException:
-        stop.set()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    tasks = (Task(f"chunk-{k:06d}", (spec, k, sizes[k], kinds, params), sizes[k]) for k in indices)
+    executor.run(play_chunk, tasks, finished, progress)
     return totals
 
 
@@ -450,12 +425,13 @@ def write_summary(run_dir: Path, summary: dict[str, Any]) -> None:
     _write_atomic(run_dir / "summary.csv", summary_csv(summary).encode())
 
 
-def run(spec: RunSpec, threads: int, run_dir: Path | None = None, resume: bool = False,
+def run(spec: RunSpec, executor: Executor | int, run_dir: Path | None = None, resume: bool = False,
         progress: Callable[[int], None] | None = None, on_start: Callable[[int], None] | None = None,
         on_chunk: Callable[[ChunkResult], None] | None = None) -> dict[str, Any]:
     """Play a run (all of it, or with `resume` the chunks missing from `run_dir`) and summarize it.
 
-    A new run needs `run_dir` absent or empty. `on_start` gets the deals already done.
+    `executor` is where chunks run (``executor.open_executor``), or a number of local threads. A new
+    run needs `run_dir` absent or empty. `on_start` gets the deals already done.
     """
     if resume:
         assert run_dir is not None
@@ -466,7 +442,7 @@ def run(spec: RunSpec, threads: int, run_dir: Path | None = None, resume: bool =
         totals, missing = Totals(), list(range(len(spec.sizes())))
     if on_start is not None:
         on_start(int(totals.counts[S_LINES]))
-    play_chunks(spec, missing, threads, run_dir, totals, progress, on_chunk)
+    play_chunks(spec, missing, executor, run_dir, totals, progress, on_chunk)
     summary = summarize(spec, totals)
     if run_dir is not None:
         write_summary(run_dir, summary)

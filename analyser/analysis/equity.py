@@ -44,9 +44,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +53,7 @@ import pandas as pd
 
 from ..engine.bits import rng_state
 from ..engine.decisions import play_matches, sample_transitions
+from ..executor import Executor, LocalExecutor, Task
 from ..policy import parse_policy
 from ..rules import RuleSet
 from .stats import Z95
@@ -61,6 +61,7 @@ from .stats import Z95
 EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
 DEFAULT_DEALS_PER_CELL = 20_000
 DEFAULT_DIR = Path("results") / "equity"
+TASK_DEALS = 250_000  # deals per task (a run of cells): large enough that scheduling costs little
 Progress = Callable[[int], None]
 
 
@@ -126,37 +127,55 @@ def cell_rngs(seed: int, cells: int, index: int) -> tuple[np.ndarray, np.ndarray
     return rng_state(cards), rng_state(choices)
 
 
-def _map_cells(task: Callable[[int], np.ndarray], cells: int, progress: Progress | None,
-               threads: int | None) -> list[np.ndarray]:
-    """Run task(cell) for every cell on threads (the kernels release the GIL), in cell order."""
-    workers = max(1, threads or os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        out = []
-        for result in pool.map(task, range(cells)):
-            out.append(result)
-            if progress:
-                progress(1)
-    return out
+def transition_counts(rules: RuleSet, kinds: np.ndarray, params: np.ndarray, deals_per_cell: int, seed: int,
+                      first: int, last: int, stop: threading.Event | None = None,
+                      progress: Progress | None = None) -> tuple[int, np.ndarray] | None:
+    """(first, rows first..last-1 of the transition counts): one task, a run of cells, each on
+    its own streams; None if `stop` was set before it finished."""
+    t = rules.target
+    rules_array = rules.as_array()
+    counts = np.zeros((last - first, t * t + 2), dtype=np.int64)
+    for x in range(first, last):
+        if stop is not None and stop.is_set():
+            return None
+        deck_rng, rng = cell_rngs(seed, t * t, x)
+        sample_transitions(rules_array, x // t, x % t, deals_per_cell, kinds, params, deck_rng, rng, counts[x - first])
+        if progress is not None:
+            progress(1)
+    return first, counts
+
+
+def cells_per_task(deals_per_cell: int, cells: int, parallelism: int) -> int:
+    """Cells in one task: about TASK_DEALS deals (cheap to schedule on a cluster), yet at
+    least four tasks per worker thread so that none is left idle at the end."""
+    return max(1, min(-(-TASK_DEALS // deals_per_cell), cells // (4 * parallelism)))
 
 
 def estimate_transitions(rules: RuleSet, policy: str, deals_per_cell: int, seed: int,
-                         progress: Progress | None = None, threads: int | None = None) -> np.ndarray:
+                         progress: Progress | None = None, threads: int | None = None,
+                         executor: Executor | None = None) -> np.ndarray:
     """counts[x, y]: deals from cell x = a * T + b ending at cell y, or (y = T*T) won by
-    the dealer's side, or (y = T*T + 1) won by the other side."""
+    the dealer's side, or (y = T*T + 1) won by the other side.
+
+    Runs on `executor` (default: `threads` local threads); the same on any."""
     check_two_sides(rules)
     t = rules.target
+    cells = t * t
     kind, row = parse_policy(policy)
     kinds = np.full(rules.players, kind, dtype=np.int64)
     params = np.tile(row, (rules.players, 1))
-    rules_array = rules.as_array()
+    executor = executor if executor is not None else LocalExecutor(threads)
+    step = cells_per_task(deals_per_cell, cells, executor.parallelism)
+    counts = np.zeros((cells, cells + 2), dtype=np.int64)
 
-    def cell(x: int) -> np.ndarray:
-        deck_rng, rng = cell_rngs(seed, t * t, x)
-        counts = np.zeros(t * t + 2, dtype=np.int64)
-        sample_transitions(rules_array, x // t, x % t, deals_per_cell, kinds, params, deck_rng, rng, counts)
-        return counts
+    def finished(task: Task, result: tuple[int, np.ndarray]) -> None:
+        first, rows = result
+        counts[first:first + len(rows)] = rows  # placed by cell: the order tasks finish in does not matter
 
-    return np.stack(_map_cells(cell, t * t, progress, threads))
+    tasks = (Task(f"cells-{lo:05d}", (rules, kinds, params, deals_per_cell, seed, lo, min(lo + step, cells)),
+                  min(lo + step, cells) - lo) for lo in range(0, cells, step))
+    executor.run(transition_counts, tasks, finished, progress)
+    return counts
 
 
 def solve_equity(counts: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
@@ -178,9 +197,10 @@ def solve_equity(counts: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarra
 
 
 def estimate_equity(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, seed: int = 1,
-                    progress: Progress | None = None, threads: int | None = None) -> EquityTable:
+                    progress: Progress | None = None, threads: int | None = None,
+                    executor: Executor | None = None) -> EquityTable:
     """The match-equity table of a rule set with every seat playing `policy`."""
-    counts = estimate_transitions(rules, policy, deals_per_cell, seed, progress, threads)
+    counts = estimate_transitions(rules, policy, deals_per_cell, seed, progress, threads, executor)
     p, se = solve_equity(counts, rules.target)
     return EquityTable(rules, policy, deals_per_cell, seed, p, se)
 
@@ -278,12 +298,12 @@ def cached_table(rules: RuleSet, policy: str, out_dir: Path = DEFAULT_DIR, deals
 
 
 def equity_table(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, seed: int = 1,
-                 out_dir: Path = DEFAULT_DIR, progress: Progress | None = None,
-                 threads: int | None = None) -> tuple[EquityTable, Path, bool]:
+                 out_dir: Path = DEFAULT_DIR, progress: Progress | None = None, threads: int | None = None,
+                 executor: Executor | None = None) -> tuple[EquityTable, Path, bool]:
     """The table from the cache, or estimated and cached; (table, parquet path, from cache)."""
     check_two_sides(rules)
     found = cached_table(rules, policy, out_dir, deals_per_cell, seed)
     if found is not None:
         return found[0], found[1], True
-    table = estimate_equity(rules, policy, deals_per_cell, seed, progress, threads)
+    table = estimate_equity(rules, policy, deals_per_cell, seed, progress, threads, executor)
     return table, save_table(table, out_dir), False

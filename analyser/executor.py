@@ -1,0 +1,297 @@
+"""Where chunk tasks run: threads in this process, or a Dask cluster.
+
+An executor runs tasks ``fn(*task.args)`` and calls ``on_result(task, result)`` in the
+calling thread as each finishes, in any order. Callers make results independent of
+that order (seeded chunks, integer sums, results placed by index), so a seed gives the
+same answer on 1 thread or 40 workers.
+
+- ``LocalExecutor(threads)``: a thread pool (the kernels release the GIL). It also
+  passes ``stop`` (an Event) and ``progress`` keywords to ``fn``, so a task reports
+  progress as it goes and stops between steps when the run is interrupted; a task
+  that stopped returns None and is dropped.
+- ``DaskExecutor(scheduler=ADDRESS | local_workers=N | client=CLIENT)``: each task is a Dask future
+  with its own key and ``retries``; a worker that dies has its tasks rerun elsewhere by
+  the scheduler. ``fn`` must be a module-level function (it is pickled by reference,
+  so workers need the same ``allfours`` installed); it gets no ``stop``/``progress``,
+  and ``progress(task.size)`` is called when its result arrives. Workers import the
+  engine, and load numba's cached kernels, on their first task only.
+
+Both keep a bounded window of submitted tasks, so memory stays flat however many
+chunks a run has, and both cancel what is outstanding if ``on_result`` raises or the
+run is interrupted (Ctrl-C), then re-raise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+Progress = Callable[[int], None]
+RETRIES = 3            # Dask reruns a task that raised this many times before giving up
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
+
+
+class ExecutorError(ValueError):
+    """A scheduler that cannot be reached, a bad --cluster value, or contradictory options."""
+
+
+class Task(NamedTuple):
+    """One unit of work: `key` names it (unique within a run), `size` is what it counts for in progress."""
+
+    key: str
+    args: tuple
+    size: int = 1
+
+
+class Timing(NamedTuple):
+    """Where and how long a task ran (measured inside the worker)."""
+
+    key: str
+    seconds: float
+    worker: str
+    first: bool  # the first task of its worker process (it paid for imports and loading the kernels)
+
+
+class Executor(Protocol):
+    timings: list[Timing]
+
+    @property
+    def parallelism(self) -> int:
+        """Tasks that can run at once (threads, or the cluster's worker threads)."""
+        ...
+
+    def run(self, fn: Callable[..., Any], tasks: Iterable[Task], on_result: Callable[[Task, Any], None],
+            progress: Progress | None = None) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def source_fingerprint() -> str:
+    """Hash of the sources that decide what a task computes (engine, policies, rules)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).parent
+    for path in sorted(root.joinpath("engine").glob("*.py")) + [root / "policy.py", root / "rules.py"]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# The sources as this process imported them (its tasks import the engine just after this
+# module), not as they are on disk later: a client and its workers must have loaded the same.
+LOADED_SOURCES = source_fingerprint()
+_tasks_started = itertools.count()  # per process: 0 marks its first task
+
+
+def run_task(fn: Callable[..., Any], args: tuple, key: str, fingerprint: str) -> tuple[Any, Timing]:
+    """What a Dask worker runs: `fn(*args)`, timed, after checking it has the client's sources."""
+    first = next(_tasks_started) == 0
+    start = time.perf_counter()
+    mine = LOADED_SOURCES
+    if mine != fingerprint:  # other sources would play other deals: refuse rather than mix them
+        raise RuntimeError(f"worker on {os.uname().nodename} runs other allfours sources ({mine}, client "
+                           f"{fingerprint}): install the same version on every machine")
+    result = fn(*args)
+    return result, Timing(key, time.perf_counter() - start, f"{os.uname().nodename}:{os.getpid()}", first)
+
+
+class LocalExecutor:
+    """Tasks on a pool of threads in this process."""
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.parallelism = max(1, threads or os.cpu_count() or 1)
+        self.timings: list[Timing] = []
+
+    def run(self, fn: Callable[..., Any], tasks: Iterable[Task], on_result: Callable[[Task, Any], None],
+            progress: Progress | None = None) -> None:
+        stop = threading.Event()
+        started: set[int] = set()
+
+        def work(task: Task) -> tuple[Any, Timing]:
+            thread = threading.get_ident()
+            first = thread not in started
+            started.add(thread)
+            begin = time.perf_counter()
+            result = fn(*task.args, stop=stop, progress=progress)
+            return result, Timing(task.key, time.perf_counter() - begin, f"thread-{thread}", first)
+
+        pool = ThreadPoolExecutor(max_workers=self.parallelism, thread_name_prefix="allfours-task")
+        waiting = iter(tasks)
+        pending: dict[Future[tuple[Any, Timing]], Task] = {}
+        try:
+            while True:
+                for task in itertools.islice(waiting, max(0, 2 * self.parallelism - len(pending))):
+                    pending[pool.submit(work, task)] = task
+                if not pending:
+                    break
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = pending.pop(future)
+                    result, timing = future.result()
+                    if result is not None:
+                        self.timings.append(timing)
+                        on_result(task, result)
+        except BaseException:
+            stop.set()  # running tasks stop at their next step
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        pass
+
+
+def parse_cluster(value: str) -> int:
+    """Workers of ``local:N`` (N local worker processes, one thread each)."""
+    kind, _, count = value.partition(":")
+    if kind != "local" or not count.isdigit() or not 1 <= int(count) <= 256:
+        raise ExecutorError(f"--cluster {value}: expected local:N with N worker processes, 1 to 256")
+    return int(count)
+
+
+class DaskExecutor:
+    """Tasks as futures on a Dask cluster: a scheduler's address, a LocalCluster of
+    `local_workers` processes started here, or a ``distributed.Client`` the caller owns.
+
+    Connects (or starts the cluster) on first use, so an answer from a cache costs nothing;
+    ``close`` closes only what it opened.
+    """
+
+    def __init__(self, scheduler: str | None = None, local_workers: int | None = None, client: Any = None,
+                 connect_timeout: float = CONNECT_TIMEOUT, retries: int = RETRIES) -> None:
+        if sum(x is not None for x in (scheduler, local_workers, client)) != 1:
+            raise ExecutorError("give one of a scheduler address, a number of local workers or a client")
+        check_options(None, scheduler, None)
+        self.scheduler, self.local_workers = scheduler, local_workers
+        self.connect_timeout, self.retries = connect_timeout, retries
+        self.timings: list[Timing] = []
+        self._client: Any = client
+        self._owns_client = client is None
+        self._cluster: Any = None
+
+    @property
+    def client(self) -> Any:
+        """The ``distributed.Client`` (connecting or starting the local cluster if need be)."""
+        if self._client is None:
+            from distributed import Client, LocalCluster
+
+            try:
+                if self.local_workers is not None:
+                    # Loopback only; one thread per process: numba kernels do the parallel work.
+                    self._cluster = LocalCluster(n_workers=self.local_workers, threads_per_worker=1, processes=True,
+                                                 host="127.0.0.1", dashboard_address=":0",
+                                                 silence_logs=logging.CRITICAL)
+                    self._client = Client(self._cluster, set_as_default=False)
+                else:
+                    self._client = Client(self.scheduler, timeout=self.connect_timeout, set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as err:
+                self.close()
+                where = f"the scheduler at {self.scheduler}" if self.scheduler else "a local cluster"
+                raise ExecutorError(f"cannot reach {where}: {err}") from None
+        return self._client
+
+    @property
+    def parallelism(self) -> int:
+        if self.local_workers is not None and self._client is None:
+            return self.local_workers
+        return max(1, sum(self.client.nthreads().values()))
+
+    def run(self, fn: Callable[..., Any], tasks: Iterable[Task], on_result: Callable[[Task, Any], None],
+            progress: Progress | None = None) -> None:
+        from distributed import as_completed
+
+        client = self.client
+        fingerprint = LOADED_SOURCES
+        token = uuid.uuid4().hex[:8]  # keys of this run only: another client's run never shares them
+        waiting = iter(tasks)
+        pending: dict[Any, Task] = {}
+        done = as_completed(loop=client.loop)
+
+        def submit_more() -> None:
+            # Two tasks per worker thread: one running, one queued behind it; workers that join count.
+            for task in itertools.islice(waiting, max(0, 2 * self.parallelism - len(pending))):
+                future = client.submit(run_task, fn, task.args, task.key, fingerprint,
+                                        key=f"{fn.__name__}-{token}-{task.key}", retries=self.retries)
+                pending[future] = task
+                done.add(future)
+
+        try:
+            submit_more()
+            for future in done:
+                task = pending.pop(future)
+                try:
+                    result, timing = future.result()  # the task's error once its retries are spent
+                except Exception as err:  # a worker that kept dying (KilledWorker), a lost scheduler, ...
+                    raise ExecutorError(f"task {task.key} failed on the cluster: {type(err).__name__}: {err}") from err
+                future.release()
+                self.timings.append(timing)
+                on_result(task, result)
+                if progress is not None:
+                    progress(task.size)
+                submit_more()
+        except BaseException:
+            try:
+                client.cancel(list(pending))
+            except Exception:  # the scheduler may be gone; closing the client releases the rest
+                pass
+            raise
+
+    def close(self) -> None:
+        for part in (self._client if self._owns_client else None, self._cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # closing what is already broken must not hide the real error
+                    pass
+        if self._owns_client:
+            self._client = None
+        self._cluster = None
+
+
+def check_options(threads: int | None, scheduler: str | None, cluster: str | None) -> None:
+    """Refuse contradictory --threads / --scheduler / --cluster (before any work is done)."""
+    if scheduler is not None and cluster is not None:
+        raise ExecutorError("give --scheduler or --cluster, not both")
+    if threads is not None and (scheduler is not None or cluster is not None):
+        raise ExecutorError("--threads is for local runs; a cluster runs one task per worker thread")
+    if cluster is not None:
+        parse_cluster(cluster)
+    if scheduler is not None:
+        # Checked here: a Client given a malformed address hangs for 20 s when it is dropped.
+        host, _, port = scheduler.partition("://")[2 if "://" in scheduler else 0].rpartition(":")
+        if not host or not port.isdigit():
+            raise ExecutorError(f"--scheduler {scheduler}: expected an address like tcp://HOST:8786")
+
+
+@contextmanager
+def open_executor(threads: int | None = None, scheduler: str | None = None,
+                  cluster: str | None = None) -> Iterator[LocalExecutor | DaskExecutor]:
+    """The executor that the CLI options ask for (local threads by default); closed on exit."""
+    check_options(threads, scheduler, cluster)
+    executor: LocalExecutor | DaskExecutor
+    if scheduler is not None:
+        executor = DaskExecutor(scheduler=scheduler)
+    elif cluster is not None:
+        executor = DaskExecutor(local_workers=parse_cluster(cluster))
+    else:
+        executor = LocalExecutor(threads)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def overhead(timings: list[Timing], wall: float, parallelism: int) -> float:
+    """Share of the workers' time not spent inside tasks: 1 - sum(task time) / (wall * parallelism)."""
+    if wall <= 0 or parallelism <= 0:
+        return 0.0
+    return 1.0 - sum(t.seconds for t in timings) / (wall * parallelism)

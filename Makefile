@@ -14,11 +14,12 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The main job on a default: simulate trinidad deals and referee the log they wrote.
+# The main job on a default: simulate and referee trinidad deals, then a quick strategy report.
 run: $(STAMP)
 	mkdir -p runs
 	$(BIN)/allfours simulate --rules trinidad --deals 5000 --seed 1 --log runs/trinidad.jsonl
 	$(BIN)/allfours replay runs/trinidad.jsonl
+	$(BIN)/allfours report --rules trinidad --deals 20000 --seed 1 --out runs/report-trinidad-quick
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -15,13 +15,15 @@ from numba import njit
 from ..rules import (
     R_BUNCHING, R_DISCARD, R_GAME_TIE, R_GIFT, R_HANG_JACK, R_KICK, R_PLAYERS, R_RUN_CARDS, R_TARGET, R_UNDERTRUMP,
 )
-from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, suit_mask
+from .bits import (
+    RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, random_card, suit_mask,
+)
 from .layout import (
     C_BEST_CARD, C_BEST_SEAT, C_DEALER, C_LED, C_LEADER, C_N_TRICKS, C_PLAYED, C_PLAYERS, C_TOP_TRUMP, C_TRICK_MASK,
     C_TRICK_NO, C_TRUMP, C_TURNUP, E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY,
     E_POINTS, E_REDEAL, E_RUN, E_STAND, E_TRICK, E_TRUMP, E_TURNUP, I_BEGS, I_BUNCH_VOTES, I_BUNCHED, I_DEALS,
     I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES, I_OVERFLOW, I_PLAYED, I_RUNS,
-    I_TRICKS, I_WINNER, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
+    I_TRICKS, I_WINNER, K_RANDOM, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
 )
 from .policies import choose_card, choose_discard, decide_beg, decide_bunch, decide_give
 
@@ -211,15 +213,20 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rn
         ctx[C_TRICK_NO] = t
         ctx[C_LEADER] = leader
         ctx[C_PLAYED] = np.int64(played)
+        seat = leader
         for k in range(n):
-            seat = (leader + k) % n
-            ctx[C_LED] = led
-            ctx[C_BEST_CARD] = best_card
-            ctx[C_BEST_SEAT] = best_seat
-            ctx[C_TRICK_MASK] = np.int64(trick)
-            ctx[C_TOP_TRUMP] = top_trump
+            if k > 0:  # the next seat, without a division (this loop is the hot spot)
+                seat = seat + 1 if seat + 1 < n else 0
             legal = legal_mask(hands[seat], led, trump, top_trump, forbid)
-            card = choose_card(kinds[seat], params[seat], seat, hands[seat], legal, ctx, rules, rng)
+            if kinds[seat] == K_RANDOM:  # needs no trick context: spare the stores and the dispatch
+                card = random_card(rng, legal)
+            else:
+                ctx[C_LED] = led
+                ctx[C_BEST_CARD] = best_card
+                ctx[C_BEST_SEAT] = best_seat
+                ctx[C_TRICK_MASK] = np.int64(trick)
+                ctx[C_TOP_TRUMP] = top_trump
+                card = choose_card(kinds[seat], params[seat], seat, hands[seat], legal, ctx, rules, rng)
             hands[seat] &= ~bit(card)
             trick |= bit(card)
             emit(ev, info, E_PLAY, seat, card, 0)

@@ -55,7 +55,10 @@ def test_table_agrees_with_whole_matches_within_its_ci() -> None:
 def test_equity_is_monotone_in_each_side_score_within_the_cis() -> None:
     table = estimate_equity(TINY, "random", deals_per_cell=20_000, seed=1)
     p, se = table.p, table.se
-    slack = lambda x, y: Z95 * np.hypot(x, y)
+
+    def slack(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return Z95 * np.hypot(x, y)
+
     assert (p[1:, :] >= p[:-1, :] - slack(se[1:, :], se[:-1, :])).all()  # more for the dealer's side: better
     assert (p[:, 1:] <= p[:, :-1] + slack(se[:, 1:], se[:, :-1])).all()  # more for the opponents: worse
     assert table.max_half_width <= 0.01

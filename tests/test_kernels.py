@@ -7,7 +7,9 @@ import random
 import numpy as np
 
 from analyser.cards import card_name, mask_of, parse_card
-from analyser.engine.bits import game_points, highest_card, lowest_card, nth_card, popcount
+from analyser.engine.bits import (
+    game_points, highest_card, lowest_card, nth_card, nth_card_loop, nth_card_pdep, pdep_is_fast, popcount,
+)
 from analyser.engine.deal import kick_points, legal_mask, trick_winner
 from analyser.rules import KICKS
 
@@ -25,7 +27,9 @@ def test_bit_helpers_match_python():
         assert popcount(m) == len(cards)
         assert lowest_card(m) == min(cards) and highest_card(m) == max(cards)
         k = rng.randrange(len(cards))
-        assert nth_card(m, k) == sorted(cards)[k]
+        assert nth_card(m, k) == nth_card_loop(m, k) == sorted(cards)[k]
+        if pdep_is_fast():  # the PDEP kernel only compiles where the processor has it
+            assert nth_card_pdep(m, k) == sorted(cards)[k]
 
 
 def test_legal_mask_matches_reference():

@@ -27,6 +27,14 @@ def _cache_dir() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     digest.update(numba.__version__.encode())
+    # bits.py picks a kernel by processor (PDEP or a loop): keep their caches apart.
+    digest.update((os.environ.get("NUMBA_CPU_NAME", "") + os.environ.get("ALLFOURS_NO_PDEP", "")).encode())
+    try:
+        import llvmlite.binding as llvm
+
+        digest.update(llvm.get_host_cpu_name().encode())
+    except Exception:  # no host information: the hash of the sources alone
+        pass
     root = os.environ.get("ALLFOURS_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "allfours"
     )

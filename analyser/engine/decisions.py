@@ -95,7 +95,7 @@ def equity_of(equity, scores, next_dealer_side, side):
     return 1.0 - equity[scores[other], scores[side]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def net_points(pts, info, nsides, dside, mine):
     """The decider's side's points minus the others' (all others together), without
     the first turn-up's kick: it was scored before the decision."""
@@ -430,15 +430,7 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
                 force_beg, force_give = 1, opt
             play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
                          pts, work, ctx)
-            total = 0
-            for s in range(nsides):
-                p = 0
-                for w in range(N_WHY):
-                    p += pts[s, w]
-                if s == dside:
-                    p -= info[I_FIRST_KICK]
-                total += p if s == mine else -p
-            values[opt] = total
+            values[opt] = net_points(pts, info, nsides, dside, mine)
         a = values[0]
         b = values[1]
         d = b - a

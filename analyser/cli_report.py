@@ -50,6 +50,9 @@ def report(
         with open_executor(threads, scheduler, cluster) as executor:
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
                                 log=lambda m: typer.echo(f"report: {m}", err=True))
+    except OSError as err:
+        fail(f"cannot write the report to {folder}: {err.strerror or err}")
+        return
     except USER_ERRORS as err:
         fail(str(err))
         return

@@ -29,23 +29,13 @@ from .engine.bits import rng_state
 from .engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
 from .policy import parse_policy
 from .rules import RuleSet
+from .analysis.stats import Z95, Estimate
 
 CHUNK_PAIRS = 500
-Z95 = 1.959963984540054
 
 
 class TournamentError(ValueError):
     """A tournament that cannot be played as asked."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Estimate:
-    value: float
-    se: float
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return (self.value - Z95 * self.se, self.value + Z95 * self.se)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +57,7 @@ class TournamentResult:
     def as_dict(self) -> dict[str, Any]:
         def est(e: Estimate, ci: tuple[float, float] | None = None) -> dict[str, Any]:
             lo, hi = ci or e.ci95
-            return {"value": e.value, "se": e.se, "ci95": [lo, hi]}
+            return {"value": e.mean, "se": e.se, "ci95": [lo, hi]}
 
         return {
             "rules": self.rules.as_log_dict(),
@@ -80,7 +70,7 @@ class TournamentResult:
             "unfinished": self.unfinished,
             "deals": self.deals,
             "deals_per_match": self.deals / self.matches,
-            "a_win_rate": self.a_win_rate.value,
+            "a_win_rate": self.a_win_rate.mean,
             "a_win_rate_se": self.a_win_rate.se,
             "a_win_rate_ci95": list(self.a_win_rate_ci95),
             "a_points_per_deal": est(self.a_points_per_deal),
@@ -111,8 +101,8 @@ def win_rate(wins_per_pair: np.ndarray) -> tuple[Estimate, tuple[float, float]]:
     se = float(frac.std(ddof=1) / math.sqrt(pairs)) if pairs > 1 else math.nan
     if pairs > 1 and se > 0:
         lo, hi = value - Z95 * se, value + Z95 * se
-        return Estimate(value, se), (max(0.0, lo), min(1.0, hi))
-    return Estimate(value, se), wilson_interval(value, pairs)
+        return Estimate(value, se, pairs), (max(0.0, lo), min(1.0, hi))
+    return Estimate(value, se, pairs), wilson_interval(value, pairs)
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> Estimate:
@@ -120,10 +110,10 @@ def ratio(num: np.ndarray, den: np.ndarray) -> Estimate:
     r = float(num.sum() / den.sum())
     n = len(num)
     if n < 2:
-        return Estimate(r, math.nan)
+        return Estimate(r, math.nan, n)
     resid = num - r * den
     se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(den.mean())
-    return Estimate(r, se)
+    return Estimate(r, se, n)
 
 
 def seat_arrangements(rules: RuleSet, a: str, b: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -44,8 +44,8 @@ def test_identical_policies_split_every_pair_exactly():
     # A duplicate pair of the same deterministic policy replays one match with the sides
     # swapped: each side wins exactly one of the two.
     res = run_tournament(make_rules("trinidad"), "heuristic", "heuristic", 40, seed=2)
-    assert res.a_wins == 20 and res.a_win_rate.value == 0.5
-    assert res.a_points_per_deal.value == res.b_points_per_deal.value
+    assert res.a_wins == 20 and res.a_win_rate.mean == 0.5
+    assert res.a_points_per_deal.mean == res.b_points_per_deal.mean
 
 
 def test_heuristic_beats_random_in_three_quarters_of_trinidad_matches():
@@ -62,14 +62,14 @@ def test_odd_matches_round_up_to_pairs_and_three_players_are_refused():
 
 def test_statistics_count_pairs_as_the_independent_units():
     est, ci = win_rate(np.array([2.0, 0.0, 1.0, 1.0]))
-    assert est.value == 0.5
+    assert est.mean == 0.5
     assert est.se == pytest.approx(np.std([1, 0, 0.5, 0.5], ddof=1) / 2)
     assert ci[0] < 0.5 < ci[1]
     # Every pair split: no spread, so the interval falls back to Wilson's on the pairs.
     est, ci = win_rate(np.array([1.0] * 10))
     assert est.se == 0 and 0 < ci[0] < 0.5 < ci[1] < 1
     r = ratio(np.array([3.0, 5.0, 4.0]), np.array([2.0, 2.0, 2.0]))
-    assert r.value == 2.0 and r.se == pytest.approx(np.std([1.5, 2.5, 2.0], ddof=1) / np.sqrt(3))
+    assert r.mean == 2.0 and r.se == pytest.approx(np.std([1.5, 2.5, 2.0], ddof=1) / np.sqrt(3))
 
 
 def test_cli_json():

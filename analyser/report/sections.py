@@ -75,9 +75,9 @@ def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed:
         except TournamentError:
             return None
         lo, hi = res.a_win_rate_ci95
-        rows.append({"a": p.a_label or p.a, "b": p.b_label or p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.value, 4),
+        rows.append({"a": p.a_label or p.a, "b": p.b_label or p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.mean, 4),
                      "ci_lo": round(lo, 4), "ci_hi": round(hi, 4),
-                     "a_minus_b_points_per_deal": round(res.diff_points_per_deal.value, 3),
+                     "a_minus_b_points_per_deal": round(res.diff_points_per_deal.mean, 3),
                      "points_ci_lo": round(res.diff_points_per_deal.ci95[0], 3),
                      "points_ci_hi": round(res.diff_points_per_deal.ci95[1], 3)})
     return pd.DataFrame(rows)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .engine.deal import N_STATS, new_match_state, simulate_lines
 from .policy import PolicyError, parse_policy, seat_policies
-from .rules import make_rules
+from .rules import RuleSet, make_rules
 from .simulate import chunk_rngs
 
 BENCH_RULES = "trinidad"
@@ -27,9 +27,9 @@ NO_EVENTS = np.zeros((0, 4), dtype=np.int64)
 NO_META = np.zeros((0, 13), dtype=np.int64)
 
 
-def deals_per_second(policy: str, threads: int, seconds: float, seed: int = 0) -> float:
+def deals_per_second(policy: str, threads: int, seconds: float, seed: int = 0, rules: RuleSet | None = None) -> float:
     """Whole deals per second on `threads` threads, each looping over its own chunk stream."""
-    rules = make_rules(BENCH_RULES)
+    rules = rules or make_rules(BENCH_RULES)
     rules_array = rules.as_array()
     kinds, params = seat_policies([policy], rules.players)
     stats = np.zeros(N_STATS, dtype=np.int64)
@@ -63,7 +63,7 @@ def peak_rss_mib() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
 
 
-def bench_policy(spec: str, threads: int, seconds: float) -> dict[str, Any]:
+def bench_policy(spec: str, threads: int, seconds: float, rules: RuleSet | None = None) -> dict[str, Any]:
     """One policy's figures: `threads` threads, and 1 thread too when `threads` > 1."""
     try:
         parse_policy(spec)
@@ -71,19 +71,20 @@ def bench_policy(spec: str, threads: int, seconds: float) -> dict[str, Any]:
         return {"available": False, "reason": str(err)}
     result: dict[str, Any] = {"available": True, "policy": spec}
     if threads > 1:
-        one = deals_per_second(spec, 1, seconds)
+        one = deals_per_second(spec, 1, seconds, rules=rules)
         result["one_thread_deals_per_second"] = one
     result["threads"] = threads
-    result["deals_per_second"] = deals_per_second(spec, threads, seconds)
+    result["deals_per_second"] = deals_per_second(spec, threads, seconds, rules=rules)
     if threads > 1:
         result["speedup"] = result["deals_per_second"] / one
     return result
 
 
-def run_bench(threads: int, seconds: float) -> dict[str, Any]:
-    """``{"random": {...}, "heuristic": {...}, "peak_rss_mib": ...}`` for the bench rules."""
-    out: dict[str, Any] = {name: bench_policy(spec, threads, seconds) for name, spec in BENCH_POLICIES.items()}
-    out["rules"] = BENCH_RULES
+def run_bench(threads: int, seconds: float, rules: RuleSet | None = None) -> dict[str, Any]:
+    """``{"random": {...}, "heuristic": {...}, "peak_rss_mib": ...}`` (trinidad unless `rules` say otherwise)."""
+    rules = rules or make_rules(BENCH_RULES)
+    out: dict[str, Any] = {name: bench_policy(spec, threads, seconds, rules) for name, spec in BENCH_POLICIES.items()}
+    out["rules"] = rules.preset if rules.players == 4 else f"{rules.preset}, {rules.players} players"
     out["seconds"] = seconds
     out["peak_rss_mib"] = peak_rss_mib()
     return out

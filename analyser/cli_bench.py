@@ -8,11 +8,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import JsonOpt, app
+from .cli import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, app, build_rules
 
 
 @app.command()
 def bench(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
     threads: Annotated[
         Optional[int], typer.Option("--threads", min=1, help="Threads to measure (default: all cores).")
     ] = None,
@@ -21,8 +24,8 @@ def bench(
     ] = 3.0,
     json_out: JsonOpt = False,
 ) -> None:
-    """Measure whole deals per second (trinidad; random with the eldest standing, and heuristic)."""
+    """Measure whole deals per second (random with the eldest standing, and heuristic; trinidad by default)."""
     from .bench import bench_table, run_bench
 
-    result = run_bench(threads or os.cpu_count() or 1, seconds)
+    result = run_bench(threads or os.cpu_count() or 1, seconds, build_rules(rules, players, set_))
     typer.echo(json.dumps(result) if json_out else bench_table(result))

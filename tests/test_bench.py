@@ -28,3 +28,13 @@ def test_a_policy_not_built_yet_is_reported_unavailable() -> None:
 
     item = bench_policy("no-such-policy", 2, 0.01)
     assert item["available"] is False and "no-such-policy" in item["reason"]
+
+
+def test_bench_takes_the_rules_like_every_command():
+    runner = CliRunner()
+    result = runner.invoke(app, ["bench", "--rules", "classic", "--players", "2", "--seconds", "0.05",
+                                 "--threads", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["rules"] == "classic, 2 players"
+    bad = runner.invoke(app, ["bench", "--rules", "classic", "--set", "target=0"])
+    assert bad.exit_code != 0 and "target=0" in bad.stderr

@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
+from .analysis.stats import Z95
 from .engine.deal import (
     N_STATS, S_BEGS, S_BUNCH_VOTES, S_BUNCHED, S_DEALER_POINTS, S_DEALS, S_EXHAUSTED, S_GIVES, S_LINES, S_MATCHES,
     S_NET_SQ, S_NET_SUM, S_OTHER_POINTS, S_PLAYED, S_RUNS, S_RUNS_HIST, S_TRICKS, new_match_state, simulate_lines,
@@ -47,7 +48,6 @@ from .simulate import chunk_rngs, chunk_sizes
 
 META_FORMAT = "allfours-run/1"
 SUMMARY_FORMAT = "allfours-summary/1"
-Z95 = 1.959963984540054
 NO_EVENTS = np.zeros((0, 4), dtype=np.int64)
 NO_META = np.zeros((0, 13), dtype=np.int64)
 

@@ -17,10 +17,10 @@ from numba import njit
 
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
-    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, highest_card, next_u64, popcount, rand_below,
+    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, popcount, rand_below,
 )
 from .deal import HAND_SIZE, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
-from .evaluator import N_HAND_CLASSES, hand_class_code
+from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit
 from .layout import I_FIRST_KICK, I_WINNER, N_CTX, N_INFO, N_WHY
 from .policies import decide_beg, decide_give
 
@@ -266,21 +266,13 @@ def side_subclass(hand, trump):
     (A 0, K or Q 1, J or lower 2), tens the tens held outside trump (0, 1, 2+) and
     honours the A=4 K=3 Q=2 J=1 Game points outside trump (0-3, 4-7, 8+)."""
     hand = np.uint64(hand)
-    best_len = 0
-    best_top = -1
+    best_len, best_top = longest_side_suit(hand, trump)
     tens = 0
     honours = 0
     for s in range(4):
         if s == trump:
             continue
         bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
-        if not bits:
-            continue
-        length = popcount(bits)
-        top = highest_card(bits)
-        if length > best_len or (length == best_len and top > best_top):
-            best_len = length
-            best_top = top
         if bits & (U1 << np.uint64(RANK_TEN)):
             tens += 1
         for r in range(RANK_JACK, RANK_ACE + 1):

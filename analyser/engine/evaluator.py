@@ -75,17 +75,8 @@ def trump_strength(hand, trump):
 
 
 @njit(cache=True, _nrt=False)
-def evaluate_hand(hand, trump, out):
-    """Fill `out` (int64[N_FEATURES]) with the features of `hand` for `trump`."""
-    hand = np.uint64(hand)
-    t = suit_ranks(hand, trump)
-    out[F_TRUMPS] = popcount(t)
-    out[F_HIGH_TRUMP] = highest_card(t) if t else -1
-    out[F_LOW_TRUMP] = lowest_card(t) if t else -1
-    out[F_TRUMP_JACK] = 1 if t & (U1 << np.uint64(RANK_JACK)) else 0
-    out[F_TRUMP_ACE] = 1 if t & (U1 << np.uint64(RANK_ACE)) else 0
-    out[F_TRUMP_TEN] = 1 if t & (U1 << np.uint64(RANK_TEN)) else 0
-    out[F_GAME_POINTS] = game_points(hand)
+def longest_side_suit(hand, trump):
+    """(length, top rank) of the longest non-trump suit; ties go to the higher top card; (0, -1) if none."""
     best_len = 0
     best_top = -1
     for s in range(4):
@@ -99,8 +90,22 @@ def evaluate_hand(hand, trump, out):
         if length > best_len or (length == best_len and top > best_top):
             best_len = length
             best_top = top
-    out[F_SIDE_LEN] = best_len
-    out[F_SIDE_TOP] = best_top
+    return best_len, best_top
+
+
+@njit(cache=True, _nrt=False)
+def evaluate_hand(hand, trump, out):
+    """Fill `out` (int64[N_FEATURES]) with the features of `hand` for `trump`."""
+    hand = np.uint64(hand)
+    t = suit_ranks(hand, trump)
+    out[F_TRUMPS] = popcount(t)
+    out[F_HIGH_TRUMP] = highest_card(t) if t else -1
+    out[F_LOW_TRUMP] = lowest_card(t) if t else -1
+    out[F_TRUMP_JACK] = 1 if t & (U1 << np.uint64(RANK_JACK)) else 0
+    out[F_TRUMP_ACE] = 1 if t & (U1 << np.uint64(RANK_ACE)) else 0
+    out[F_TRUMP_TEN] = 1 if t & (U1 << np.uint64(RANK_TEN)) else 0
+    out[F_GAME_POINTS] = game_points(hand)
+    out[F_SIDE_LEN], out[F_SIDE_TOP] = longest_side_suit(hand, trump)
     out[F_SIDE_TENS] = popcount(hand & RANK_MASKS[RANK_TEN] & ~suit_mask(trump))
     out[F_CLASS] = hand_class_code(hand, trump)
 

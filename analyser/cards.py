@@ -16,6 +16,7 @@ ints; this module is the only place that reads or writes card names.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from .errors import AllFoursError
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -32,7 +33,7 @@ _SUIT_ALIASES = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enum
 _SUIT_ALIASES.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
 
 
-class CardError(ValueError):
+class CardError(AllFoursError):
     """A card or suit that cannot be read, or a set of cards that breaks a rule."""
 
 

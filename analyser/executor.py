@@ -35,13 +35,14 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
+from .errors import AllFoursError
 
 Progress = Callable[[int], None]
 RETRIES = 3            # Dask reruns a task that raised this many times before giving up
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler
 
 
-class ExecutorError(ValueError):
+class ExecutorError(AllFoursError):
     """A scheduler that cannot be reached, a bad --cluster value, or contradictory options."""
 
 

@@ -17,18 +17,19 @@ stored there, and stand/beg and give/run by hand class (engine/tuned.py).
 
 from __future__ import annotations
 
-import numpy as np
-
 import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from .errors import AllFoursError
 from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
 from .engine.layout import K_HEURISTIC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE
 
 
-class PolicyError(ValueError):
+class PolicyError(AllFoursError):
     """An unknown policy name or parameter."""
 
 

@@ -19,9 +19,10 @@ from .engine.bits import game_points
 from .engine.deal import HAND_SIZE, kick_points, legal_mask, trick_winner
 from .gamelog import FORMAT
 from .rules import KICKS, RuleSet, RulesError, rules_from_log
+from .errors import AllFoursError
 
 
-class LogError(ValueError):
+class LogError(AllFoursError):
     """A line that breaks the rules or the format: `event` is the event index (-1: the line itself)."""
 
     def __init__(self, event: int, reason: str):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from .errors import AllFoursError
 
 KICKS = ("none", "trinidad", "tobago", "heels", "final-jack")
 GAME_TIES = ("none", "dealer-opponents", "non-dealer")
@@ -30,7 +31,7 @@ GIFT_MAX = 4
 RUN_CARDS_MAX = 6
 
 
-class RulesError(ValueError):
+class RulesError(AllFoursError):
     """An unknown preset or parameter, a value out of range or an impossible combination."""
 
 

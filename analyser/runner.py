@@ -45,6 +45,7 @@ from .executor import Executor, LocalExecutor, Task, source_fingerprint
 from .policy import seat_policies
 from .rules import RuleSet, rules_from_log
 from .simulate import chunk_rngs, chunk_sizes
+from .errors import AllFoursError
 
 META_FORMAT = "allfours-run/1"
 SUMMARY_FORMAT = "allfours-summary/1"
@@ -52,7 +53,7 @@ NO_EVENTS = np.zeros((0, 4), dtype=np.int64)
 NO_META = np.zeros((0, 13), dtype=np.int64)
 
 
-class RunError(ValueError):
+class RunError(AllFoursError):
     """A run folder that cannot be created, read or resumed as asked."""
 
 

@@ -30,11 +30,12 @@ from .engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINIS
 from .policy import parse_policy
 from .rules import RuleSet
 from .analysis.stats import Z95, Estimate
+from .errors import AllFoursError
 
 CHUNK_PAIRS = 500
 
 
-class TournamentError(ValueError):
+class TournamentError(AllFoursError):
     """A tournament that cannot be played as asked."""
 
 

@@ -20,6 +20,7 @@ from .errors import AllFoursError
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_WORDS = ("spade", "heart", "diamond", "club")
 RANKS = "23456789TJQKA"
 N_CARDS = 52
 N_RANKS = 13

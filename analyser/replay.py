@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from .cards import SUITS, CardError, card_name, parse_card, parse_suit, rank_of, suit_of
+from .cards import SUIT_WORDS, SUITS, CardError, card_name, parse_card, parse_suit, rank_of, suit_of
 from .engine.bits import game_points
 from .engine.deal import HAND_SIZE, kick_points, legal_mask, trick_winner
 from .gamelog import FORMAT
-from .rules import KICKS, RuleSet, RulesError, rules_from_log
 from .errors import AllFoursError
+from .rules import KICKS, RuleSet, RulesError, rules_from_log
 
 
 class LogError(AllFoursError):
@@ -286,6 +286,7 @@ class _Referee:
         jack_captor = -1
         leader = self.eldest
         forbid = r.undertrump == "forbidden"
+        void_trump = r.void_play == "trump"
         for _ in range(sizes.pop()):
             trick: list[int] = []
             top_trump = -1
@@ -299,7 +300,7 @@ class _Referee:
                 if card not in hands[seat]:
                     raise LogError(self.pos - 1, f"seat {seat} plays {card_name(card)}, which it does not hold")
                 led = suit_of(trick[0]) if trick else -1
-                legal = int(legal_mask(np.uint64(_mask(hands[seat])), led, trump, top_trump, forbid))
+                legal = int(legal_mask(np.uint64(_mask(hands[seat])), led, trump, top_trump, forbid, void_trump))
                 if not legal >> card & 1:
                     raise LogError(self.pos - 1, self._illegal(seat, card, hands[seat], led, trump, top_trump))
                 hands[seat].remove(card)
@@ -338,6 +339,10 @@ class _Referee:
             return f"illegal play: seat {seat} plays {name} on a trump lead while holding trump"
         if suit_of(card) not in (led, trump) and any(suit_of(c) == led for c in hand):
             return f"illegal play: seat {seat} plays {name} holding {SUITS[led]}: must follow suit or trump"
+        if suit_of(card) != trump and not any(suit_of(c) == led for c in hand):
+            held = " ".join(card_name(c) for c in sorted(hand, reverse=True) if suit_of(c) == trump)
+            return (f"illegal play: seat {seat} must trump: holds {held}, no {SUIT_WORDS[led]} "
+                    f"(void_play=trump)")
         return f"illegal play: seat {seat} undertrumps with {name} below {card_name(top_trump)}"
 
 

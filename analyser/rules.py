@@ -1,8 +1,8 @@
 """Rule sets: the four presets of ``shared/rules.md`` and their parameters.
 
 >>> r = make_rules("classic", players=3, settings=["undertrump=forbidden", "target=7"])
->>> r.players, r.target, r.undertrump, r.kick
-(3, 7, 'forbidden', 'heels')
+>>> r.players, r.target, r.undertrump, r.kick, r.void_play
+(3, 7, 'forbidden', 'heels', 'trump')
 >>> make_rules("trinidad", players=5)
 Traceback (most recent call last):
 ...
@@ -21,10 +21,12 @@ from .errors import AllFoursError
 KICKS = ("none", "trinidad", "tobago", "heels", "final-jack")
 GAME_TIES = ("none", "dealer-opponents", "non-dealer")
 UNDERTRUMPS = ("allowed", "forbidden")
+VOID_PLAYS = ("any", "trump")  # without the led suit: any card, or a trump if the player may play one
 
 # Kernel view of a rule set: an int64 array indexed by these constants.
 R_PLAYERS, R_TARGET, R_KICK, R_DISCARD, R_BUNCHING, R_HANG_JACK, R_GAME_TIE, R_UNDERTRUMP, R_GIFT, R_RUN_CARDS = range(10)
-N_RULE_FIELDS = 10
+R_VOID_PLAY = 10
+N_RULE_FIELDS = 11
 
 TARGET_MAX = 99
 GIFT_MAX = 4
@@ -46,6 +48,7 @@ class RuleSet:
     hang_jack: bool
     game_tie: str
     undertrump: str
+    void_play: str
     gift: int
     run_cards: int
 
@@ -68,6 +71,7 @@ class RuleSet:
         out[R_HANG_JACK] = int(self.hang_jack)
         out[R_GAME_TIE] = GAME_TIES.index(self.game_tie)
         out[R_UNDERTRUMP] = UNDERTRUMPS.index(self.undertrump)
+        out[R_VOID_PLAY] = VOID_PLAYS.index(self.void_play)
         out[R_GIFT] = self.gift
         out[R_RUN_CARDS] = self.run_cards
         return out
@@ -81,7 +85,8 @@ class RuleSet:
 
 
 _COMMON: dict[str, Any] = dict(
-    discard=False, bunching=False, hang_jack=False, game_tie="none", undertrump="allowed", gift=1, run_cards=3
+    discard=False, bunching=False, hang_jack=False, game_tie="none", undertrump="allowed", void_play="any", gift=1,
+    run_cards=3,
 )
 PRESETS: dict[str, dict[str, Any]] = {
     "trinidad": {**_COMMON, "players": 4, "target": 14, "kick": "trinidad", "hang_jack": True},
@@ -90,7 +95,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         **_COMMON, "players": 4, "target": 7, "kick": "final-jack", "discard": True, "bunching": True,
         "game_tie": "dealer-opponents",
     },
-    "classic": {**_COMMON, "players": 4, "target": 11, "kick": "heels", "discard": True},
+    "classic": {**_COMMON, "players": 4, "target": 11, "kick": "heels", "discard": True, "void_play": "trump"},
 }
 # Player counts each preset's source documents allow, default first.
 PRESET_PLAYERS: dict[str, tuple[int, ...]] = {
@@ -123,7 +128,7 @@ def _coerce(key: str, value: Any) -> Any:
             return int(str(value).strip())
         except ValueError:
             raise RulesError(f"{key}={value!r}: expected a whole number") from None
-    choices = {"kick": KICKS, "game_tie": GAME_TIES, "undertrump": UNDERTRUMPS}[key]
+    choices = {"kick": KICKS, "game_tie": GAME_TIES, "undertrump": UNDERTRUMPS, "void_play": VOID_PLAYS}[key]
     text = str(value).strip().lower().replace("_", "-")
     if text not in choices:
         raise RulesError(f"{key}={value!r}: expected one of {', '.join(choices)}")

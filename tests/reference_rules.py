@@ -51,6 +51,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "hang_jack": True,
         "game_tie": "none",
         "undertrump": "allowed",
+        "void_play": "any",
         "gift": 1,
         "run_cards": 3,
     },
@@ -63,6 +64,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "hang_jack": True,
         "game_tie": "none",
         "undertrump": "allowed",
+        "void_play": "any",
         "gift": 1,
         "run_cards": 3,
     },
@@ -75,6 +77,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "hang_jack": False,
         "game_tie": "dealer-opponents",
         "undertrump": "allowed",
+        "void_play": "any",
         "gift": 1,
         "run_cards": 3,
     },
@@ -87,6 +90,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "hang_jack": False,
         "game_tie": "none",
         "undertrump": "allowed",
+        "void_play": "trump",
         "gift": 1,
         "run_cards": 3,
     },
@@ -101,10 +105,11 @@ ALLOWED_PLAYERS: dict[str, tuple[int, ...]] = {
 }
 
 PARAM_KEYS = ("players", "target", "kick", "discard", "bunching", "hang_jack",
-              "game_tie", "undertrump", "gift", "run_cards")
+              "game_tie", "undertrump", "void_play", "gift", "run_cards")
 KICKS = ("none", "trinidad", "tobago", "heels", "final-jack")
 GAME_TIES = ("none", "dealer-opponents", "non-dealer")
 UNDERTRUMPS = ("allowed", "forbidden")
+VOID_PLAYS = ("any", "trump")
 
 
 def full_rules(preset: str, players: int | None = None, **overrides: Any) -> dict:
@@ -151,6 +156,8 @@ def _rules_problem(r: dict) -> str | None:
         return f"game_tie must be one of {GAME_TIES}, got {r['game_tie']!r}"
     if r["undertrump"] not in UNDERTRUMPS:
         return f"undertrump must be one of {UNDERTRUMPS}, got {r['undertrump']!r}"
+    if r["void_play"] not in VOID_PLAYS:
+        return f"void_play must be one of {VOID_PLAYS}, got {r['void_play']!r}"
     if not _is_int(r["gift"]) or r["gift"] < 0:
         return f"gift must be a non-negative integer, got {r['gift']!r}"
     if not _is_int(r["run_cards"]) or r["run_cards"] < 1:
@@ -252,7 +259,8 @@ def kick_value(card: str, kick: str) -> int:
 
 # --------------------------------------------------------------------------- play rules
 
-def legal_plays(hand: list[str], trick: list[str], trump: str, undertrump: str = "allowed") -> list[str]:
+def legal_plays(hand: list[str], trick: list[str], trump: str, undertrump: str = "allowed",
+                void_play: str = "any") -> list[str]:
     """Cards of ``hand`` (in hand order) that may be played to ``trick`` (cards so far).
 
     >>> legal_plays(["2H", "3S", "4D"], ["5H"], "S")   # hold hearts: heart or trump
@@ -261,6 +269,8 @@ def legal_plays(hand: list[str], trick: list[str], trump: str, undertrump: str =
     ['3S']
     >>> legal_plays(["2H", "3S", "4D"], ["5C"], "S")   # no clubs: anything
     ['2H', '3S', '4D']
+    >>> legal_plays(["2H", "3S", "4D"], ["5C"], "S", void_play="trump")   # no clubs, a trump: must trump
+    ['3S']
     """
     hand = list(hand)
     if not trick:
@@ -269,26 +279,35 @@ def legal_plays(hand: list[str], trick: list[str], trump: str, undertrump: str =
     trumps = [c for c in hand if suit_of(c) == trump]
     if led == trump:
         return trumps if trumps else hand
+
+    def may_play_trump(c: str) -> bool:
+        # Forbidden undertrumping: no trump below the trick's highest trump, unless
+        # the hand holds nothing but trumps.
+        if undertrump != "forbidden" or len(trumps) == len(hand):
+            return True
+        played = [rank_of(x) for x in trick if suit_of(x) == trump]
+        return not played or rank_of(c) > max(played)
+
+    playable_trumps = [c for c in trumps if may_play_trump(c)]
     followers = [c for c in hand if suit_of(c) == led]
     if followers:
-        cands = [c for c in hand if suit_of(c) in (led, trump)]
-    else:
-        cands = hand
-    if undertrump == "forbidden" and len(trumps) < len(hand):
-        played = [rank_of(c) for c in trick if suit_of(c) == trump]
-        if played:
-            top = max(played)
-            cands = [c for c in cands if suit_of(c) != trump or rank_of(c) > top]
-    return cands
+        return [c for c in hand if suit_of(c) == led or c in playable_trumps]
+    if void_play == "trump" and playable_trumps:
+        return playable_trumps
+    return [c for c in hand if suit_of(c) != trump or c in playable_trumps]
 
 
-def _illegal_reason(hand: list[str], trick: list[str], card: str, trump: str, undertrump: str) -> str:
+def _illegal_reason(hand: list[str], trick: list[str], card: str, trump: str, undertrump: str,
+                    void_play: str = "any") -> str:
     led = suit_of(trick[0])
     has_trump = any(suit_of(c) == trump for c in hand)
+    has_led = any(suit_of(c) == led for c in hand)
     if led == trump and has_trump and suit_of(card) != trump:
         return f"a trump ({trump}) was led and the player holds trump"
-    if led != trump and any(suit_of(c) == led for c in hand) and suit_of(card) not in (led, trump):
+    if led != trump and has_led and suit_of(card) not in (led, trump):
         return f"{led} was led and the player holds {led}: must follow suit or play trump"
+    if led != trump and not has_led and suit_of(card) != trump:
+        return f"{led} was led, the player has none and must trump (void_play=trump)"
     return "undertrumping is forbidden: a trump lower than the highest trump in the trick"
 
 
@@ -663,8 +682,9 @@ class _Referee:
                 if c not in hand:
                     raise RefereeError(i, f"illegal play: seat {seat} plays {c}, which it does not hold")
                 trick_cards = [pc for _, pc in plays]
-                if c not in legal_plays(hand, trick_cards, trump, self.rules["undertrump"]):
-                    reason = _illegal_reason(hand, trick_cards, c, trump, self.rules["undertrump"])
+                if c not in legal_plays(hand, trick_cards, trump, self.rules["undertrump"], self.rules["void_play"]):
+                    reason = _illegal_reason(hand, trick_cards, c, trump, self.rules["undertrump"],
+                                             self.rules["void_play"])
                     raise RefereeError(i, f"illegal play: seat {seat} plays {c} in trick {t + 1} "
                                           f"({' '.join(trick_cards)} so far): {reason}")
                 hand.remove(c)
@@ -811,7 +831,8 @@ def generate_line(rules: dict, dealer: int, score_before: list[int], rng: random
                 plays: list[tuple[int, str]] = []
                 for k in range(n):
                     seat = (leader + k) % n
-                    card = rng.choice(legal_plays(hands[seat], [c for _, c in plays], trump, full["undertrump"]))
+                    card = rng.choice(legal_plays(hands[seat], [c for _, c in plays], trump, full["undertrump"],
+                                                 full["void_play"]))
                     hands[seat].remove(card)
                     plays.append((seat, card))
                     events.append({"event": "play", "seat": seat, "card": card})

@@ -44,8 +44,13 @@ def test_parse_cards_counts_and_duplicates():
 def test_presets_and_their_defaults():
     assert make_rules("trinidad").as_log_dict() == {
         "preset": "trinidad", "players": 4, "target": 14, "kick": "trinidad", "discard": False, "bunching": False,
-        "hang_jack": True, "game_tie": "none", "undertrump": "allowed", "gift": 1, "run_cards": 3}
+        "hang_jack": True, "game_tie": "none", "undertrump": "allowed", "void_play": "any", "gift": 1,
+        "run_cards": 3}
     assert make_rules("trinidad-tobago").kick == "tobago"
+    # Document 003: without the led suit, a classic player holding a trump must trump; elsewhere any card.
+    assert [make_rules(p).void_play for p in PRESETS] == ["any", "any", "any", "trump"]
+    assert make_rules("classic", settings=["void_play=any"]).void_play == "any"
+    assert make_rules("trinidad", settings=["void-play=TRUMP"]).void_play == "trump"
     p7 = make_rules("partnership-seven")
     assert (p7.target, p7.kick, p7.discard, p7.bunching, p7.game_tie) == (7, "final-jack", True, True,
                                                                            "dealer-opponents")
@@ -69,6 +74,7 @@ def test_presets_and_their_defaults():
     ("classic", None, ["gift=-1"], "gift=-1"),
     ("classic", None, ["run_cards=9"], "run_cards=9"),
     ("classic", None, ["target=ten"], "expected a whole number"),
+    ("classic", None, ["void_play=sometimes"], "void_play=.sometimes.: expected one of any, trump"),
 ])
 def test_rule_errors_are_clear(preset, players, settings, message):
     with pytest.raises(RulesError, match=message):

@@ -26,7 +26,7 @@ def mask(text: str) -> np.uint64:
 
 
 def card_played(hand: str, trick: list[str], trump: str = "S", leader: int = 0, played: str = "",
-                players: int = 4, spec: str = "heuristic") -> str:
+                players: int = 4, spec: str = "heuristic", void_trump: bool = False) -> str:
     """The heuristic's card for the seat after the trick so far (led by `leader`)."""
     t = parse_suit(trump)
     cards = parse_cards(" ".join(trick))
@@ -46,7 +46,7 @@ def card_played(hand: str, trick: list[str], trump: str = "S", leader: int = 0, 
     ctx[C_TRICK_MASK] = np.int64(sum(1 << c for c in cards))
     seat = (leader + len(cards)) % players
     h = mask(hand)
-    legal = legal_mask(h, led, t, top, False)
+    legal = legal_mask(h, led, t, top, False, void_trump)
     rules = make_rules("trinidad", players=players).as_array()
     params = parse_policy(spec)[1]
     card = heuristic_card(params, seat, h, legal, ctx, rules, np.ones(4, dtype=np.uint64))
@@ -101,6 +101,16 @@ def test_duck_keeps_tens():
 
 def test_cash_the_jack_once_it_holds():
     assert card_played("JS 4H 7D", [], played="AS KS QS 2H 3H 4C") == "JS"
+
+
+def test_forced_to_trump_spends_the_cheapest_trump_that_does_the_job():
+    # void_play=trump (classic): no heart, so a trump; on a worthless trick the smallest.
+    assert card_played("4S 9S KD", ["5H", "2H"], void_trump=True) == "4S"
+    assert card_played("4S 9S KD", ["5H", "2H"]) == "KD"  # with any card allowed: a side card
+    # The opponents' 6S holds an ace: overtrump with the cheapest trump that beats it.
+    assert card_played("4S 9S KD", ["AH", "2H", "6S"], void_trump=True) == "9S"
+    # Worthless and already trumped by an opponent: underplay with the smallest trump.
+    assert card_played("4S 9S KD", ["5H", "2H", "6S"], void_trump=True) == "4S"
 
 
 def test_pull_with_a_boss_trump_while_the_jack_is_out():

@@ -40,14 +40,15 @@ def test_legal_mask_matches_reference():
         trick = rng.sample(rest, rng.randrange(0, 4))
         trump = rng.randrange(4)
         forbid = rng.random() < 0.5
+        void_trump = rng.random() < 0.5
         led = trick[0] // 13 if trick else -1
         trumps = [c for c in trick if c // 13 == trump]
         top = max(trumps) if trumps else -1
-        got = int(legal_mask(np.uint64(mask_of(hand)), led, trump, top, forbid))
+        got = int(legal_mask(np.uint64(mask_of(hand)), led, trump, top, forbid, void_trump))
         names = [card_name(c) for c in hand]
         want = ref.legal_plays(names, [card_name(c) for c in trick], "SHDC"[trump],
-                               "forbidden" if forbid else "allowed")
-        assert got == mask_of(parse_card(c) for c in want), (names, trick, trump, forbid)
+                               "forbidden" if forbid else "allowed", "trump" if void_trump else "any")
+        assert got == mask_of(parse_card(c) for c in want), (names, trick, trump, forbid, void_trump)
 
 
 def test_trick_winner_matches_reference():

@@ -84,7 +84,7 @@ def golden1_events():
 def golden1(score_before=(0, 0), rules=None):
     rules = rules or {"preset": "trinidad", "players": 4, "target": 14, "kick": "trinidad",
                       "discard": False, "bunching": False, "hang_jack": True, "game_tie": "none",
-                      "undertrump": "allowed", "gift": 1, "run_cards": 3}
+                      "undertrump": "allowed", "void_play": "any", "gift": 1, "run_cards": 3}
     ev = golden1_events() + [pts(0, 1, "high"), pts(0, 1, "low"), pts(1, 3, "hang-jack"),
                              pts(0, 1, "game", totals=[24, 6])]
     sb = list(score_before)

@@ -14,6 +14,7 @@ from numba import njit
 
 from ..rules import (
     R_BUNCHING, R_DISCARD, R_GAME_TIE, R_GIFT, R_HANG_JACK, R_KICK, R_PLAYERS, R_RUN_CARDS, R_TARGET, R_UNDERTRUMP,
+    R_VOID_PLAY,
 )
 from .bits import (
     RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, random_card, suit_mask,
@@ -65,12 +66,14 @@ def kick_points(kick, card):
 
 
 @njit(cache=True, _nrt=False)
-def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump):
+def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump, void_trump):
     """Cards of `hand` that may be played to a trick.
 
     `led_suit` is -1 for the lead; `top_trump` is the highest trump already in the
     trick (-1 if none). Trumping is permissive: with the led suit in hand a player
-    may follow or trump, never discard a third suit.
+    may follow or trump, never discard a third suit. Without the led suit a player
+    may play any card, or with `void_trump` (void_play = trump) must trump when it
+    holds a trump it may play (a forbidden undertrump does not count).
     """
     hand = np.uint64(hand)
     if led_suit < 0:
@@ -79,11 +82,16 @@ def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump):
     trumps = hand & tmask
     if led_suit == trump:
         return trumps if trumps else hand
-    follow = hand & suit_mask(led_suit)
-    legal = (follow | trumps) if follow else hand
+    # Undertrumping is forbidden only while the hand holds something other than trump.
+    below = np.uint64(0)
     if forbid_undertrump and top_trump >= 0 and (hand & ~tmask):
-        legal &= ~(tmask & ((U1 << np.uint64(top_trump)) - U1))
-    return legal
+        below = tmask & ((U1 << np.uint64(top_trump)) - U1)
+    follow = hand & suit_mask(led_suit)
+    if follow:
+        return (follow | trumps) & ~below
+    if void_trump and (trumps & ~below):
+        return trumps & ~below
+    return hand & ~below
 
 
 @njit(cache=True, _nrt=False)
@@ -193,6 +201,7 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rn
         start[s] = hands[s]
     jack_bit = bit(trump * 13 + RANK_JACK)
     forbid = rules[R_UNDERTRUMP] == 1
+    void_trump = rules[R_VOID_PLAY] == 1
     captured = work[8:12]  # cards won, by side
     captured[:] = 0
     jack_captor = -1
@@ -217,7 +226,7 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rn
         for k in range(n):
             if k > 0:  # the next seat, without a division (this loop is the hot spot)
                 seat = seat + 1 if seat + 1 < n else 0
-            legal = legal_mask(hands[seat], led, trump, top_trump, forbid)
+            legal = legal_mask(hands[seat], led, trump, top_trump, forbid, void_trump)
             if kinds[seat] == K_RANDOM:  # needs no trick context: spare the stores and the dispatch
                 card = random_card(rng, legal)
             else:

@@ -24,8 +24,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# Deals per second, then the engine against the plain C reference (scripts/c_reference/;
+# needs cc, gcc or clang, else one line says it was skipped), figures also in runs/.
 bench: $(STAMP)
 	$(BIN)/allfours bench
+	$(BIN)/python -m analyser.bench_c --json-out runs/bench-against-c.json
 
 # The reference edition under results/ (all presets; about a quarter of an hour on 2 cores).
 report: $(STAMP)

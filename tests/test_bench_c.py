@@ -1,0 +1,60 @@
+"""The C reference (scripts/c_reference/) plays the engine's game; speed itself is never asserted."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyser import bench_c
+
+needs_cc = pytest.mark.skipif(bench_c.find_compiler() is None,
+                              reason="no C compiler (cc, gcc or clang) on PATH to build the C reference")
+
+
+@needs_cc
+def test_the_c_reference_scores_like_the_engine() -> None:
+    # 150,000 deals each, independent streams: every category's points per deal (and
+    # matches ended per deal) within 4 combined standard errors.
+    result = bench_c.agreement(150_000, seed=3)
+    assert result["available"], result
+    assert result["agree"], bench_c.agreement_text(result)
+    rows = result["categories"]
+    assert rows["other kick"]["c"] == rows["other kick"]["engine"] == 0  # kick points go to the dealer's side
+    assert 0.4 < rows["dealer kick"]["c"] < 0.52  # (1 + 2 + 3) / 13 = 0.46
+
+
+@needs_cc
+def test_the_c_reference_is_deterministic_and_counts_every_deal() -> None:
+    a = bench_c.c_totals(5000, 11)
+    assert a == bench_c.c_totals(5000, 11)
+    assert a["deals"] == 5000 and 0 < a["matches"] < 5000
+    for side in ("dealer", "other"):
+        for name in bench_c.C_CATEGORIES:
+            assert a[side + "_sq"][name] >= a[side][name] >= 0
+    binary, built = bench_c.build_reference()
+    assert binary.is_file() and "-O3" in built["flags"]
+    assert bench_c.c_deals_per_second(binary, 0.05) > 0
+
+
+def test_no_compiler_is_a_note_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_c, "find_compiler", lambda: None)
+    for result in (bench_c.run_against_c(0.01, 1), bench_c.agreement(10, 1)):
+        assert result["available"] is False and "no C compiler" in result["reason"]
+    text = bench_c.against_c_text(bench_c.run_against_c(0.01, 1))
+    assert "\n" not in text and "no C compiler" in text
+
+
+def test_the_text_shows_every_figure_and_ratio() -> None:
+    rate = {"c": 2.5e6, "random": 2.0e6, "random_no_pdep": 1.5e6, "heuristic": 0.8e6, "random_2_threads": 3.9e6}
+    result = {
+        "available": True, "rules": "trinidad", "policy": "random:beg=0", "seconds": 2.0, "rounds": 3,
+        "deals_per_second": rate,
+        "ratios": {"random_over_c": 0.8, "random_no_pdep_over_c": 0.6, "heuristic_over_c": 0.32,
+                   "two_threads_over_one_thread": 1.95},
+        "engine_pdep": True, "c_pdep": True,
+        "machine": {"cpu": "Some CPU", "cores": 2, "usable_cores": 2, "arch": "x86_64"},
+        "compiler": {"compiler": "/usr/bin/cc", "version": "cc 12", "flags": ["-O3", "-march=native"]},
+    }
+    text = bench_c.against_c_text(result)
+    for piece in ("2,500,000", "x0.80 of C", "x0.60 of C", "x0.32 of C", "x1.95 of 1 thread", "Some CPU",
+                  "-O3 -march=native"):
+        assert piece in text

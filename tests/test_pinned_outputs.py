@@ -19,7 +19,7 @@ import pytest
 
 PINS = Path(__file__).parent / "golden" / "pins.json"
 VOLATILE = {"seconds", "deals_per_s", "version", "engine", "command", "created", "out", "equity_table", "tensor",
-            "elapsed", "wall_s"}
+            "elapsed", "wall_s", "file", "heatmap", "plot", "path"}
 HAND = "AS JS 4H 7D 9C TC"
 
 
@@ -73,6 +73,11 @@ def digest(name: str, tmp: Path) -> str:
         data = (tmp / rel).read_bytes()
         if rel.endswith(".json"):
             data = json.dumps(scrub(json.loads(data)), sort_keys=True).encode()
+        elif rel.endswith(".csv"):  # drop timing columns
+            import pandas as pd
+
+            table = pd.read_csv(tmp / rel)
+            data = table.drop(columns=[c for c in table.columns if c in VOLATILE]).to_csv(index=False).encode()
         h.update(data)
     return h.hexdigest()
 

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -503,35 +503,3 @@ def resume_conflicts(spec: RunSpec, *, preset: str | None = None, players: int |
         if given is not None and given != stored:
             problems.append(f"{flag} {given} (run: {stored})")
     return problems
-
-
-class ProgressBar:
-    """A rich bar on stderr (only on a terminal): deals done, deals/s and time left."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        console = Console(stderr=True)
-        self.progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("{task.fields[rate]} deals/s"), TimeRemainingColumn(),
-                                 console=console, disable=not console.is_terminal, transient=True)
-        self.task = self.progress.add_task("deals", total=total, rate="-")
-        self.lock = threading.Lock()
-
-    def __enter__(self) -> Self:
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
-
-    def start(self, done: int) -> None:
-        self.progress.reset(self.task, completed=done, rate="-")
-
-    def advance(self, deals: int) -> None:
-        with self.lock:
-            self.progress.advance(self.task, deals)
-            speed = self.progress.tasks[0].speed
-            if speed:
-                self.progress.update(self.task, rate=f"{speed:,.0f}")

@@ -52,7 +52,7 @@ from ..engine.decisions import (
 )
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ..executor import Executor, LocalExecutor
-from ..policy import seat_policies
+from ..policy import PolicyError, seat_policies
 from ..rules import RuleSet
 from .stats import Z95
 from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
@@ -323,8 +323,8 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
     dealer, d_counts = class_sums(rules, "dealer", scores, kinds, params, CLASSING_DEALER_ADVICE, deals, seed,
                                   ADVICE_STREAM + 1, executor, progress, chunk_deals)
     if int(d_counts[CT_DEALS]) == 0:
-        raise ValueError(f"the policy {policy!r} never begged in {int(d_counts[CT_TRIES]):,} deals: "
-                         "the dealer's claims cannot be tested")
+        raise PolicyError(f"the policy {policy!r} never begged in {int(d_counts[CT_TRIES]):,} deals: "
+                          "the dealer's claims cannot be tested")
 
     def rng(k: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(ADVICE_STREAM + 10 + k,)))

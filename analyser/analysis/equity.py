@@ -56,6 +56,7 @@ from ..engine.decisions import play_matches, sample_transitions
 from ..executor import Executor, LocalExecutor, Task
 from ..policy import parse_policy
 from ..rules import RuleSet
+from . import AnalysisError
 from .stats import Z95
 
 EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
@@ -118,7 +119,7 @@ class EquityTable:
 
 def check_two_sides(rules: RuleSet) -> None:
     if rules.sides != 2:
-        raise ValueError(f"match equity tables need two sides (2 or 4 players), not {rules.players} players")
+        raise AnalysisError(f"match equity tables need two sides (2 or 4 players), not {rules.players} players")
 
 
 def cell_rngs(seed: int, cells: int, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -263,10 +264,13 @@ def save_table(table: EquityTable, out_dir: Path) -> Path:
 
 
 def load_table(path: Path, rules: RuleSet, policy: str, deals_per_cell: int, seed: int) -> EquityTable:
-    frame = pd.read_parquet(path)
+    try:
+        frame = pd.read_parquet(path)
+    except (OSError, ValueError) as err:  # pyarrow's errors are one or the other
+        raise AnalysisError(f"{path}: not a readable equity table ({err}); delete it to estimate it again") from None
     t = rules.target
     if len(frame) != t * t:
-        raise ValueError(f"{path}: expected {t * t} cells, found {len(frame)}")
+        raise AnalysisError(f"{path}: expected {t * t} cells, found {len(frame)}")
     frame = frame.sort_values(["dealer_score", "other_score"])
     p = frame["p_dealer_wins"].to_numpy(np.float64).reshape(t, t)
     se = frame["se"].to_numpy(np.float64).reshape(t, t)

@@ -69,8 +69,9 @@ from ..engine.decisions import (
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, P_BEG, P_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import TUNED_FILE, parse_policy, tuned_document, tuned_row, tuned_tables
+from ..policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
 from ..rules import RuleSet
+from . import AnalysisError
 from .stats import Z95
 
 STRATEGY_FORMAT = "allfours-strategy/1"
@@ -243,11 +244,11 @@ class StrategyResult:
 def check_base_policy(policy: str) -> tuple[int, np.ndarray]:
     kind, row = parse_policy(policy)
     if kind not in (K_HEURISTIC, K_TUNED):
-        raise ValueError(f"strategy tunes the heuristic player's decisions: --policy must be heuristic[:key=value] "
-                         f"or tuned:RUN_DIR, not {policy!r}")
+        raise PolicyError(f"strategy tunes the heuristic player's decisions: --policy must be heuristic[:key=value] "
+                          f"or tuned:RUN_DIR, not {policy!r}")
     if row[P_BEG] >= 0 or row[P_GIVE] >= 0:
-        raise ValueError(f"{policy!r} fixes the beg or give probability, so no table could change it: "
-                         "leave beg= and give= out of the policy")
+        raise PolicyError(f"{policy!r} fixes the beg or give probability, so no table could change it: "
+                          "leave beg= and give= out of the policy")
     return kind, row
 
 
@@ -256,10 +257,10 @@ def parse_side_score(text: str, rules: RuleSet) -> tuple[int, ...]:
     shape = "ELDEST:DEALER" if rules.sides == 2 else "ELDEST:NEXT:DEALER"
     parts = text.replace(" ", "").split(":")
     if len(parts) != rules.sides or not all(p.isdigit() for p in parts):
-        raise ValueError(f"bad score {text!r}: expected {shape} with {rules.sides} whole numbers, the eldest's side first")
+        raise AnalysisError(f"bad score {text!r}: expected {shape} with {rules.sides} whole numbers, the eldest's side first")
     score = tuple(int(p) for p in parts)
     if any(s >= rules.target for s in score):
-        raise ValueError(f"bad score {text!r}: every score must be below the target {rules.target}")
+        raise AnalysisError(f"bad score {text!r}: every score must be below the target {rules.target}")
     return score
 
 
@@ -373,9 +374,9 @@ def read_run(out_dir: Path) -> dict[str, Any]:
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"{out_dir} is not a strategy run folder: no meta.json") from None
+        raise AnalysisError(f"{out_dir} is not a strategy run folder: no meta.json") from None
     if meta.get("format") != STRATEGY_FORMAT:
-        raise ValueError(f"{meta_path} is not an {STRATEGY_FORMAT} file")
+        raise AnalysisError(f"{meta_path} is not an {STRATEGY_FORMAT} file")
     return {"meta": meta, "eldest": pd.read_parquet(out_dir / "eldest.parquet"),
             "dealer": pd.read_parquet(out_dir / "dealer.parquet"), "rounds": pd.read_csv(out_dir / "rounds.csv"),
             "tuned": json.loads((out_dir / TUNED_FILE).read_text(encoding="utf-8"))}

@@ -40,6 +40,7 @@ from ..engine.deal import kick_points
 from ..engine.decisions import evaluate_decision
 from ..policy import parse_policy
 from ..rules import KICKS, RuleSet
+from . import AnalysisError
 from .equity import EquityTable
 from .stats import Estimate, estimate, paired_difference, prob_better, separated
 
@@ -102,18 +103,18 @@ def parse_score(text: str, rules: RuleSet) -> tuple[int, ...]:
     want = rules.sides
     shape = "OURS:THEIRS" if want == 2 else "OURS:NEXT:LAST"
     if len(parts) != want or not all(p.isdigit() for p in parts):
-        raise ValueError(f"bad score {text!r}: expected {shape} with {want} whole numbers, e.g. {'10:12' if want == 2 else '3:5:1'}")
+        raise AnalysisError(f"bad score {text!r}: expected {shape} with {want} whole numbers, e.g. {'10:12' if want == 2 else '3:5:1'}")
     score = tuple(int(p) for p in parts)
     for s in score:
         if s >= rules.target:
-            raise ValueError(f"bad score {text!r}: every score must be below the target {rules.target}")
+            raise AnalysisError(f"bad score {text!r}: every score must be below the target {rules.target}")
     return score
 
 
 def make_situation(rules: RuleSet, hand: str, turnup: str, seat: str, score: str) -> Situation:
-    """Read and check a what-if's input; errors are ValueError/CardError with a clear message."""
+    """Read and check a what-if's input; errors are AnalysisError/CardError with a clear message."""
     if seat not in SEATS:
-        raise ValueError(f"unknown seat {seat!r}: choose eldest or dealer")
+        raise AnalysisError(f"unknown seat {seat!r}: choose eldest or dealer")
     cards = parse_cards(hand, count=6, what="hand")
     up = parse_card(turnup)
     if up in cards:
@@ -123,8 +124,8 @@ def make_situation(rules: RuleSet, hand: str, turnup: str, seat: str, score: str
     kick = kick_points(KICKS.index(rules.kick), up)
     dside = rules.side_of(sit.dealer)
     if scores[dside] + kick >= rules.target:
-        raise ValueError(f"the turn-up {card_name(up)} kicks {kick} and wins the match for the dealer's side "
-                         "before anyone decides")
+        raise AnalysisError(f"the turn-up {card_name(up)} kicks {kick} and wins the match for the dealer's side "
+                            "before anyone decides")
     return sit
 
 
@@ -224,8 +225,8 @@ def run_batch(sit: Situation, policy: str, equity: np.ndarray, playout: bool, se
                                     force_beg, force_give, kinds, params, equity, playout, deck_rng, rng, beg_rng,
                                     max_tries, net, win, first)
     if done < size:
-        raise ValueError(f"the eldest's policy begged with only {done} of {tries} sampled hands: "
-                         "a beg is too unlikely here to judge the dealer's answer")
+        raise AnalysisError(f"the eldest's policy begged with only {done} of {tries} sampled hands: "
+                            "a beg is too unlikely here to judge the dealer's answer")
     return net, win, tries, first
 
 

@@ -1,0 +1,98 @@
+"""``allfours check-advice``: test the published advice (document 003) with estimates, CIs and verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..analysis.advice import DEFAULT_DEALS, AdviceResult, Claim
+from .options import (
+    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    build_rules, file_errors, progress_bar,
+)
+
+
+def format_number(claim: Claim, value: float) -> str:
+    return f"{100 * value:.1f}%" if claim.unit == "share of hands" else f"{value:+.3f}"
+
+
+def format_result(res: AdviceResult) -> str:
+    r = res.rules
+    lines = [f"Published advice (document 003) checked: {r.preset}, {r.players} players, score "
+             f"{':'.join(map(str, res.score))} (eldest's side first), policy {res.policy}; {res.deals:,} paired "
+             f"decision deals for the eldest and as many for the dealer, seed {res.seed}", ""]
+    for claim in res.claims:
+        lo, hi = claim.ci95
+        lines.append(f"[{claim.verdict}] {claim.claim}")
+        lines.append(f"  test: {claim.test}")
+        lines.append(f"  estimate {format_number(claim, claim.estimate)}, 95% CI [{format_number(claim, lo)}, "
+                     f"{format_number(claim, hi)}] ({claim.unit}; {claim.n:,} deals)")
+        for key, value in claim.details.items():
+            if isinstance(value, dict) and "estimate" in value and "ci95" in value:
+                share = key.startswith("share")
+                fmt = (lambda x: f"{100 * x:.1f}%") if share else (lambda x: f"{x:+.3f}")
+                lines.append(f"  {key.replace('_', ' ')}: {fmt(value['estimate'])} "
+                             f"[{fmt(value['ci95'][0])}, {fmt(value['ci95'][1])}]")
+            elif isinstance(value, dict):
+                parts = [f"{k} {v['estimate']:+.3f} [{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]" for k, v in value.items()]
+                lines.append(f"  {key.replace('_', ' ')}: " + "; ".join(parts))
+            elif isinstance(value, float):
+                lines.append(f"  {key.replace('_', ' ')}: {100 * value:.1f}%")
+            else:
+                lines.append(f"  {key.replace('_', ' ')}: {value}")
+        lines.append("")
+    lines.append(f"{2 * res.deals:,} paired deals in {res.seconds:.1f} s ({2 * res.deals / res.seconds:,.0f} deals/s)")
+    return "\n".join(lines)
+
+
+def write_out(res: AdviceResult, out: Path) -> None:
+    """advice.json (the claims), advice.csv (one row per claim) and the per-class tables."""
+    import pandas as pd
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "advice.json").write_text(json.dumps(res.to_json(), indent=1) + "\n", encoding="utf-8")
+    rows = [{"id": c.id, "claim": c.claim, "test": c.test, "estimate": c.estimate, "ci_lo": c.ci95[0],
+             "ci_hi": c.ci95[1], "verdict": c.verdict, "n": c.n, "unit": c.unit} for c in res.claims]
+    pd.DataFrame(rows).to_csv(out / "advice.csv", index=False)
+    for role, frame in (("eldest", res.eldest), ("dealer", res.dealer)):
+        frame.to_csv(out / f"advice-{role}-classes.csv", index=False)
+        frame.to_parquet(out / f"advice-{role}-classes.parquet", index=False)
+
+
+def check_advice(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    deals: Annotated[int, typer.Option("--deals", min=100, max=1_000_000_000,
+                                       help="Paired decision deals for the eldest, and as many for the dealer.")]
+    = DEFAULT_DEALS,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of every seat (heuristic, random, "
+                                                         "tuned:RUN_DIR, NAME:key=value).")] = "heuristic",
+    score: ScoreOpt = None,
+    seed: SeedOpt = 1,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also write advice.json/.csv and the per-class "
+                                                              "tables to this folder.")] = None,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim."""
+    from ..analysis import advice
+    from ..analysis.strategy import parse_side_score
+    from ..executor import check_options, open_executor
+    from ..policy import parse_policy
+
+    ruleset = build_rules(rules, players, set_)
+    check_options(threads, scheduler, cluster)
+    parse_policy(policy)
+    parsed = parse_side_score(score, ruleset) if score is not None else None
+    with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", 2 * deals) as bar:
+        res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance)
+    if out is not None:
+        with file_errors(out):
+            write_out(res, out)
+    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))

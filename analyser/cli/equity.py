@@ -1,0 +1,70 @@
+"""``allfours equity``: the match-equity table, cached under results/equity and drawn as a heatmap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..analysis.equity import DEFAULT_DEALS_PER_CELL, DEFAULT_DIR, EquityTable
+from .options import (
+    ClusterOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
+    build_rules, file_errors, progress_bar,
+)
+
+
+def format_table(table: EquityTable) -> str:
+    """The table as text: % that the dealer's side wins, rows its score, columns the opponents'."""
+    t = table.target
+    lines = ["P(dealer's side wins the match), %: rows the dealer's side's score, columns the opponents'",
+             "     " + "".join(f"{b:>5}" for b in range(t))]
+    for a in range(t):
+        lines.append(f"{a:>4} " + "".join(f"{100 * table.p[a, b]:>5.1f}" for b in range(t)))
+    return "\n".join(lines)
+
+
+def equity(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    policy: PolicyOpt = "heuristic",
+    deals_per_cell: Annotated[int, typer.Option(
+        "--deals-per-cell", "--matches-per-cell", min=100, max=10_000_000,
+        help="Single deals sampled from every score (the table is solved from these one-deal transitions).",
+    )] = DEFAULT_DEALS_PER_CELL,
+    seed: SeedOpt = 1,
+    out: Annotated[Path, typer.Option("--out", help="Folder of the cached tables and the heatmap.")] = DEFAULT_DIR,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Heatmap PNG (default: next to the table).")] = None,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Match-win probability from every score (2 sides), with 95% CIs; cached and drawn."""
+    from ..analysis.charts import equity_heatmap
+    from ..analysis.equity import check_two_sides, equity_table
+    from ..executor import check_options, open_executor
+    from ..policy import parse_policy
+
+    ruleset = build_rules(rules, players, set_)
+    check_options(threads, scheduler, cluster)
+    check_two_sides(ruleset)
+    parse_policy(policy)
+    # The cluster starts (or is reached) only if the table is not in the cache.
+    with (open_executor(threads, scheduler, cluster) as executor,
+          progress_bar("equity", ruleset.target ** 2) as bar, file_errors(out)):
+        table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, bar.advance,
+                                           executor=executor)
+    drawing = plot or path.with_name(path.stem + "-heatmap.png")
+    with file_errors(drawing):
+        heatmap = equity_heatmap(table, drawing)
+    if json_out:
+        typer.echo(json.dumps({**table.to_json(), "file": str(path), "cached": cached, "heatmap": str(heatmap)}))
+        return
+    typer.echo(f"Match equity: {ruleset.preset}, {ruleset.players} players, target {ruleset.target}, policy {policy} "
+               f"({deals_per_cell:,} deals per cell, seed {seed})")
+    typer.echo(format_table(table))
+    typer.echo(f"largest 95% CI half-width: {table.max_half_width:.4f}")
+    typer.echo(f"table: {path} ({'from the cache' if cached else 'new'}); heatmap: {heatmap}")

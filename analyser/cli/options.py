@@ -1,0 +1,106 @@
+"""What the commands share: option types, the rule set, one-line errors and the progress bar.
+
+Every command module imports from here (and from non-CLI modules), never from another command.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
+
+import typer
+
+from ..rules import PRESETS, RuleSet, RulesError, make_rules
+
+Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
+
+RulesOpt = Annotated[Preset, typer.Option("--rules", help="Rule preset (see shared/rules.md).")]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", min=2, max=4, help="Number of players (2-4).")]
+SetOpt = Annotated[
+    Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Override a rule parameter, e.g. target=7.")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Random seed: the same seed gives the same answer.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy of every seat: heuristic or random (NAME:key=value).")]
+ScoreOpt = Annotated[Optional[str], typer.Option(
+    "--score", help="Score before the deal, the eldest's side first and the dealer's last: A:B (3 players: "
+                    "ELDEST:NEXT:DEALER). Default all zero.")]
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", min=1, max=256,
+                                                   help="Worker threads (default: all cores); same answer on any.")]
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="tcp://HOST:PORT", help="Run the chunks on this Dask scheduler's workers.")]
+ClusterOpt = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="local:N", help="Start a Dask cluster of N worker processes here and run on it.")]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print one line on stderr and exit non-zero."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def file_errors(path: Path | str | None) -> Iterator[None]:
+    """An OSError in the block is about `path`, a file or folder the block reads or writes: one line
+    naming it. With `path` None the block touches no file, and an OSError stays what it is (a bug)."""
+    if path is None:
+        yield
+        return
+    try:
+        yield
+    except OSError as err:
+        fail(f"{err.filename or path}: {err.strerror or err}")
+
+
+def build_rules(preset: Preset, players: int | None, settings: list[str] | None) -> RuleSet:
+    try:
+        return make_rules(preset.value, players=players, settings=settings or [])
+    except RulesError as err:
+        fail(str(err))
+
+
+class ProgressBar:
+    """A rich bar on stderr, shown only on a terminal: done/total, an optional rate, time left.
+
+    `advance(n)` may be called from any thread; `start(done)` restarts it at `done` (a resumed run).
+    """
+
+    def __init__(self, description: str, total: int, rate: str | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        columns: list[str | ProgressColumn] = [
+            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}")]
+        if rate is not None:
+            columns.append(TextColumn("{task.fields[rate]} " + rate + "/s"))
+        columns.append(TimeRemainingColumn())
+        self.progress = Progress(*columns, console=console, transient=True,
+                                 disable=not (console.is_terminal and sys.stderr.isatty()))
+        self.task = self.progress.add_task(description, total=total, rate="-")
+        self.show_rate = rate is not None
+        self.lock = threading.Lock()
+
+    def start(self, done: int) -> None:
+        self.progress.reset(self.task, completed=done, rate="-")
+
+    def advance(self, n: int) -> None:
+        with self.lock:
+            self.progress.advance(self.task, n)
+            if self.show_rate:
+                speed = self.progress.tasks[0].speed
+                if speed:
+                    self.progress.update(self.task, rate=f"{speed:,.0f}")
+
+
+@contextmanager
+def progress_bar(description: str, total: int, rate: str | None = None) -> Iterator[ProgressBar]:
+    """The progress bar of every long command, on stderr while the block runs; pass `bar.advance` on."""
+    bar = ProgressBar(description, total, rate)
+    with bar.progress:
+        yield bar

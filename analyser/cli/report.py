@@ -1,0 +1,56 @@
+"""``allfours report``: the strategy report for one rule system, as Markdown, HTML, charts and tables."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .options import (
+    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, build_rules, fail,
+)
+
+
+def report(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    deals: Annotated[int, typer.Option(
+        "--deals", min=2000, max=1_000_000_000,
+        help="Paired decision deals per strategy round; the other parts scale with it (20000: a quick look in "
+             "a couple of minutes).")] = 1_000_000,
+    seed: SeedOpt = 1,
+    policy: Annotated[str, typer.Option("--policy", help="Starting policy: heuristic[:key=value].")] = "heuristic",
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="Report folder (default report-<preset>-<players>p).")] = None,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Strategy tables, match equity, the advice check, score what-ifs and tournaments, in one report folder."""
+    from ..analysis.strategy import check_base_policy
+    from ..executor import check_options, open_executor
+    from ..report.build import build_report
+
+    ruleset = build_rules(rules, players, set_)
+    folder = out if out is not None else Path(f"report-{ruleset.preset}-{ruleset.players}p")
+    # The exact command that regenerates this report (thread and cluster options do not change it).
+    words = ["allfours", "report", "--rules", ruleset.preset, "--players", str(ruleset.players)]
+    words += [w for item in (set_ or []) for w in ("--set", item)]
+    words += ["--deals", str(deals), "--seed", str(seed), "--policy", policy, "--out", str(folder)]
+    command = " ".join(shlex.quote(w) for w in words)
+    check_options(threads, scheduler, cluster)
+    check_base_policy(policy)
+    with open_executor(threads, scheduler, cluster) as executor:
+        try:
+            path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
+                                log=lambda m: typer.echo(f"report: {m}", err=True))
+        except OSError as err:
+            fail(f"cannot write the report to {folder}: {err.strerror or err}")
+    if json_out:
+        typer.echo((folder / "report.json").read_text(encoding="utf-8"))
+    else:
+        typer.echo(f"wrote {path} and {folder / 'report.html'}")

@@ -1,0 +1,48 @@
+"""``allfours tournament``: policy A against policy B over duplicated matches."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, SetOpt, build_rules, progress_bar
+
+
+def tournament(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    a: Annotated[str, typer.Option("--a", help="Policy of side A (even seats), e.g. heuristic:beg_trumps=3.")] = "heuristic",
+    b: Annotated[str, typer.Option("--b", help="Policy of side B (odd seats).")] = "random",
+    matches: Annotated[
+        int, typer.Option("--matches", min=2, max=100_000_000, help="Matches to play; odd is rounded up (pairs).")
+    ] = 2_000,
+    seed: SeedOpt = 1,
+    threads: Annotated[int, typer.Option("--threads", min=1, max=256, help="Threads (results do not depend on it).")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play whole matches of policy A against B, each deal duplicated with seats swapped.
+
+    4 players: A on seats 0 and 2, B on 1 and 3; 2 players: A on seat 0, B on seat 1.
+    3 players are refused (each plays alone, there are no two sides).
+    """
+    from ..tournament import run_tournament
+
+    ruleset = build_rules(rules, players, set_)
+    with progress_bar("pairs", (matches + 1) // 2) as bar:
+        result = run_tournament(ruleset, a, b, matches, seed, threads=threads, on_chunk=bar.advance)
+    if json_out:
+        typer.echo(json.dumps(result.as_dict()))
+        return
+    lo, hi = result.a_win_rate_ci95
+    typer.echo(f"{ruleset.preset}, {ruleset.players} players, seed {seed}: A = {a}, B = {b}")
+    typer.echo(f"matches {result.matches} ({result.matches // 2} duplicate pairs), deals {result.deals}"
+               + (f", {result.unfinished} unfinished" if result.unfinished else ""))
+    typer.echo(f"A wins {result.a_wins}: win rate {result.a_win_rate.mean:.4f} "
+               f"(se {result.a_win_rate.se:.4f}, 95% CI {lo:.4f}..{hi:.4f})")
+    for name, est in (("A", result.a_points_per_deal), ("B", result.b_points_per_deal),
+                      ("A-B", result.diff_points_per_deal)):
+        plo, phi = est.ci95
+        typer.echo(f"points per deal {name:>3}: {est.mean:.4f} (se {est.se:.4f}, 95% CI {plo:.4f}..{phi:.4f})")

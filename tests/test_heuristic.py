@@ -7,12 +7,9 @@ import pytest
 
 from analyser.cards import parse_card, parse_cards, parse_suit
 from analyser.engine import heuristic
-from analyser.engine.deal import beats, legal_mask
+from analyser.engine.state import apply, init_state, legal
 from analyser.engine.heuristic import heuristic_beg, heuristic_card, heuristic_discard, heuristic_give
-from analyser.engine.layout import (
-    C_BEST_CARD, C_BEST_SEAT, C_DEALER, C_LEADER, C_LED, C_N_TRICKS, C_PLAYED, C_PLAYERS, C_TOP_TRUMP, C_TRICK_MASK,
-    C_TRICK_NO, C_TRUMP, K_HEURISTIC, N_CTX,
-)
+from analyser.engine.layout import K_HEURISTIC, N_STATE, PS_PLAYED, PS_TO_PLAY
 from analyser.policy import PARAMS_BY_KIND, PolicyError, parse_policy, seat_policies
 from analyser.replay import referee_line
 from analyser.rules import make_rules
@@ -27,30 +24,25 @@ def mask(text: str) -> np.uint64:
 
 def card_played(hand: str, trick: list[str], trump: str = "S", leader: int = 0, played: str = "",
                 players: int = 4, spec: str = "heuristic", void_trump: bool = False) -> str:
-    """The heuristic's card for the seat after the trick so far (led by `leader`)."""
+    """The heuristic's card for the seat after the trick so far (led by `leader`), through the play state."""
     t = parse_suit(trump)
     cards = parse_cards(" ".join(trick))
-    ctx = np.zeros(N_CTX, dtype=np.int64)
-    ctx[C_TRUMP], ctx[C_PLAYERS], ctx[C_LEADER], ctx[C_N_TRICKS] = t, players, leader, 6
-    ctx[C_TRICK_NO], ctx[C_DEALER] = 0, (leader - 1) % players
-    ctx[C_PLAYED] = np.int64(mask(played))
-    led, best, best_seat, top = -1, -1, -1, -1
-    for k, c in enumerate(cards):
-        if k == 0:
-            led, best, best_seat = c // 13, c, leader
-        elif beats(c, best, led, t):
-            best, best_seat = c, (leader + k) % players
-        if c // 13 == t and c > top:
-            top = c
-    ctx[C_LED], ctx[C_BEST_CARD], ctx[C_BEST_SEAT], ctx[C_TOP_TRUMP] = led, best, best_seat, top
-    ctx[C_TRICK_MASK] = np.int64(sum(1 << c for c in cards))
     seat = (leader + len(cards)) % players
-    h = mask(hand)
-    legal = legal_mask(h, led, t, top, False, void_trump)
-    rules = make_rules("trinidad", players=players).as_array()
+    hands = np.zeros(4, dtype=np.uint64)
+    hands[seat] = mask(hand)
+    for k, c in enumerate(cards):
+        hands[(leader + k) % players] |= np.uint64(1 << c)
+    rules = make_rules("trinidad", players=players, settings=[f"void_play={'trump' if void_trump else 'any'}"])
+    state = np.zeros(N_STATE, dtype=np.int64)
+    init_state(state, rules.as_array(), hands, t, t * 13, (leader - 1) % players, np.zeros(4, dtype=np.int64))
+    state[PS_PLAYED] = np.int64(mask(played))
+    for c in cards:
+        assert apply(state, c) == -1
+    assert state[PS_TO_PLAY] == seat
+    legal_cards = legal(state)
     params = parse_policy(spec)[1]
-    card = heuristic_card(params, seat, h, legal, ctx, rules, np.ones(4, dtype=np.uint64))
-    assert legal & np.uint64(1 << card)
+    card = heuristic_card(params, state, legal_cards, rules.as_array(), np.ones(4, dtype=np.uint64))
+    assert legal_cards & np.uint64(1 << card)
     from analyser.cards import card_name
 
     return card_name(card)

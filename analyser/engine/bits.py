@@ -181,3 +181,9 @@ def rng_state(seed_sequence: np.random.SeedSequence) -> np.ndarray:
     if not state.any():
         state[0] = 1
     return state
+
+
+@njit(cache=True, inline="always")
+def side_of(seat, players):
+    """Scoring side of a seat: partners (seats 0 and 2, 1 and 3) with 4 players, else the seat itself."""
+    return seat % 2 if players == 4 else seat

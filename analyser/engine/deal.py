@@ -12,25 +12,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import (
-    R_BUNCHING, R_DISCARD, R_GAME_TIE, R_GIFT, R_HANG_JACK, R_KICK, R_PLAYERS, R_RUN_CARDS, R_TARGET, R_UNDERTRUMP,
-    R_VOID_PLAY,
-)
-from .bits import (
-    RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, rand_below, random_card, suit_mask,
-)
+from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
+from .bits import RANK_JACK, bit, popcount, rand_below, side_of
 from .layout import (
-    C_BEST_CARD, C_BEST_SEAT, C_DEALER, C_LED, C_LEADER, C_N_TRICKS, C_PLAYED, C_PLAYERS, C_TOP_TRUMP, C_TRICK_MASK,
-    C_TRICK_NO, C_TRUMP, C_TURNUP, E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY,
-    E_POINTS, E_REDEAL, E_RUN, E_STAND, E_TRICK, E_TRUMP, E_TURNUP, I_BEGS, I_BUNCH_VOTES, I_BUNCHED, I_DEALS,
-    I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES, I_OVERFLOW, I_PLAYED, I_RUNS,
-    I_TRICKS, I_WINNER, K_RANDOM, N_CTX, N_INFO, N_WHY, W_GAME, W_GIFT, W_HANG_JACK, W_HIGH, W_JACK, W_JACK_BONUS, W_KICK,
+    E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
+    I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
+    I_OVERFLOW, I_PLAYED, I_RUNS, I_TRICKS, I_WINNER, N_INFO, N_STATE, N_WHY, PS_N_TRICKS, W_GIFT, W_JACK_BONUS, W_KICK,
 )
-from .policies import choose_card, choose_discard, decide_beg, decide_bunch, decide_give
+from .policies import choose_discard, decide_beg, decide_bunch, decide_give
+from .state import award, emit, init_state, playout, score
+from .state import beats, legal_mask, trick_winner  # noqa: F401  (the rules of one card, imported from here too)
 
 KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
 HAND_SIZE = 6
-LINE_WORK = 12  # uint64 scratch play_line_in needs: hands, hands at the start of play, captures
+LINE_WORK = 4  # uint64 scratch play_line_in needs: the hands while dealing
 MAX_LINE_EVENTS = 4096  # a line needing more (a long chain of exhausted redeals) is flagged, never cut silently
 
 # Aggregate counters of simulate_lines (int64 array `stats`).
@@ -42,11 +37,6 @@ S_DEALER_POINTS = 16          # + why: points to the dealer's side by category
 S_OTHER_POINTS = 16 + N_WHY   # + why: points to every other side by category
 S_RUNS_HIST = 16 + 2 * N_WHY  # + k (k = 0..7, 7 meaning 7 or more): lines with k runs
 N_STATS = S_RUNS_HIST + 8
-
-
-@njit(cache=True, _nrt=False)
-def side_of(seat, players):
-    return seat % 2 if players == 4 else seat
 
 
 @njit(cache=True, _nrt=False)
@@ -66,85 +56,6 @@ def kick_points(kick, card):
 
 
 @njit(cache=True, _nrt=False)
-def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump, void_trump):
-    """Cards of `hand` that may be played to a trick.
-
-    `led_suit` is -1 for the lead; `top_trump` is the highest trump already in the
-    trick (-1 if none). Trumping is permissive: with the led suit in hand a player
-    may follow or trump, never discard a third suit. Without the led suit a player
-    may play any card, or with `void_trump` (void_play = trump) must trump when it
-    holds a trump it may play (a forbidden undertrump does not count).
-    """
-    hand = np.uint64(hand)
-    if led_suit < 0:
-        return hand
-    tmask = suit_mask(trump)
-    trumps = hand & tmask
-    if led_suit == trump:
-        return trumps if trumps else hand
-    # Undertrumping is forbidden only while the hand holds something other than trump.
-    below = np.uint64(0)
-    if forbid_undertrump and top_trump >= 0 and (hand & ~tmask):
-        below = tmask & ((U1 << np.uint64(top_trump)) - U1)
-    follow = hand & suit_mask(led_suit)
-    if follow:
-        return (follow | trumps) & ~below
-    if void_trump and (trumps & ~below):
-        return trumps & ~below
-    return hand & ~below
-
-
-@njit(cache=True, _nrt=False)
-def beats(card, best, led_suit, trump):
-    """True if `card` takes the trick from the card `best` currently winning it."""
-    suit = card // 13
-    best_suit = best // 13
-    if suit == trump:
-        return best_suit != trump or card > best
-    return best_suit != trump and suit == led_suit and card > best
-
-
-@njit(cache=True, _nrt=False)
-def trick_winner(cards, trump):
-    """Index (in play order) of the card that wins a trick."""
-    best = 0
-    led = cards[0] // 13
-    for k in range(1, cards.shape[0]):
-        if beats(cards[k], cards[best], led, trump):
-            best = k
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def emit(ev, info, kind, a, b, c):
-    if ev.shape[0] == 0:
-        return
-    k = info[I_EVENTS]
-    if k >= ev.shape[0]:
-        info[I_OVERFLOW] = 1
-        return
-    ev[k, 0] = kind
-    ev[k, 1] = a
-    ev[k, 2] = b
-    ev[k, 3] = c
-    info[I_EVENTS] = k + 1
-
-
-@njit(cache=True, _nrt=False)
-def award(rules, scores, side, n, why, ev, info, pts):
-    """Score `n` for `side` now; True if that side has reached the target."""
-    if n <= 0:
-        return False
-    emit(ev, info, E_POINTS, side, n, why)
-    scores[side] += n
-    pts[side, why] += n
-    if scores[side] >= rules[R_TARGET]:
-        info[I_WINNER] = side
-        return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
 def draw(deck, pos, fixed, deck_rng):
     """Card at deck position `pos`; positions from `fixed` on are shuffled lazily."""
     if pos >= fixed:
@@ -156,124 +67,13 @@ def draw(deck, pos, fixed, deck_rng):
 
 
 @njit(cache=True, _nrt=False)
-def score_game(rules, scores, captured, dealer, ev, info, pts):
-    """Game: most card points captured; a tie goes by the rule set's tie rule."""
-    n = rules[R_PLAYERS]
-    nsides = 2 if n == 4 else n
-    dside = side_of(dealer, n)
-    best = -1
-    best_side = -1
-    tied = 0
-    for s in range(nsides):
-        total = game_points(captured[s])
-        emit(ev, info, E_GAME_TOTALS, s, total, 0)
-        if total > best:
-            best, best_side, tied = total, s, 1
-        elif total == best:
-            tied += 1
-    if tied == 1:
-        return award(rules, scores, best_side, 1, W_GAME, ev, info, pts)
-    if rules[R_GAME_TIE] == 0:
-        return False
-    # Tie rules favour the dealer's opponents: with 2 sides that is the eldest's side;
-    # with 3 players it scores only when exactly one tied side is not the dealer.
-    cand = -1
-    count = 0
-    for s in range(nsides):
-        if s != dside and game_points(captured[s]) == best:
-            cand = s
-            count += 1
-    if count == 1:
-        return award(rules, scores, cand, 1, W_GAME, ev, info, pts)
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, work, ctx):
-    n = rules[R_PLAYERS]
-    eldest = (dealer + 1) % n
-    tmask = suit_mask(trump)
-    in_play = np.uint64(0)
-    for s in range(n):
-        in_play |= hands[s] & tmask
-    start = work[4:8]  # hands at the start of play: who held High, Low and the jack
-    for s in range(n):
-        start[s] = hands[s]
-    jack_bit = bit(trump * 13 + RANK_JACK)
-    forbid = rules[R_UNDERTRUMP] == 1
-    void_trump = rules[R_VOID_PLAY] == 1
-    captured = work[8:12]  # cards won, by side
-    captured[:] = 0
-    jack_captor = -1
-    ntricks = popcount(hands[eldest])
-    leader = eldest
-    played = np.uint64(0)
+def play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state):
+    """Trick play from the eldest's lead, then the points: the play state's kernels (engine/state.py)."""
+    init_state(state, rules, hands, trump, turnup, dealer, scores)
     info[I_PLAYED] = 1
-    ctx[C_TRUMP] = trump
-    ctx[C_N_TRICKS] = ntricks
-    ctx[C_PLAYERS] = n
-    ctx[C_DEALER] = dealer
-    for t in range(ntricks):
-        led = -1
-        best_card = -1
-        best_seat = -1
-        top_trump = -1
-        trick = np.uint64(0)
-        ctx[C_TRICK_NO] = t
-        ctx[C_LEADER] = leader
-        ctx[C_PLAYED] = np.int64(played)
-        seat = leader
-        for k in range(n):
-            if k > 0:  # the next seat, without a division (this loop is the hot spot)
-                seat = seat + 1 if seat + 1 < n else 0
-            legal = legal_mask(hands[seat], led, trump, top_trump, forbid, void_trump)
-            if kinds[seat] == K_RANDOM:  # needs no trick context: spare the stores and the dispatch
-                card = random_card(rng, legal)
-            else:
-                ctx[C_LED] = led
-                ctx[C_BEST_CARD] = best_card
-                ctx[C_BEST_SEAT] = best_seat
-                ctx[C_TRICK_MASK] = np.int64(trick)
-                ctx[C_TOP_TRUMP] = top_trump
-                card = choose_card(kinds[seat], params[seat], seat, hands[seat], legal, ctx, rules, rng)
-            hands[seat] &= ~bit(card)
-            trick |= bit(card)
-            emit(ev, info, E_PLAY, seat, card, 0)
-            if k == 0:
-                led = card // 13
-                best_card = card
-                best_seat = seat
-            elif beats(card, best_card, led, trump):
-                best_card = card
-                best_seat = seat
-            if card // 13 == trump and card > top_trump:
-                top_trump = card
-        emit(ev, info, E_TRICK, best_seat, 0, 0)
-        wside = side_of(best_seat, n)
-        captured[wside] |= trick
-        if trick & jack_bit:
-            jack_captor = wside
-        played |= trick
-        leader = best_seat
-    info[I_TRICKS] = ntricks
-
-    # After play: strictly High, Low, Jack, Game, stopping at the target.
-    if in_play:
-        for which in range(2):
-            card = highest_card(in_play) if which == 0 else lowest_card(in_play)
-            for s in range(n):
-                if start[s] & bit(card):
-                    if award(rules, scores, side_of(s, n), 1, W_HIGH + which, ev, info, pts):
-                        return
-    if in_play & jack_bit:
-        for s in range(n):
-            if start[s] & jack_bit:
-                if rules[R_HANG_JACK] and side_of(s, n) != jack_captor:
-                    if award(rules, scores, jack_captor, 3, W_HANG_JACK, ev, info, pts):
-                        return
-                elif award(rules, scores, jack_captor, 1, W_JACK, ev, info, pts):
-                    return
-    score_game(rules, scores, captured, dealer, ev, info, pts)
+    playout(state, rules, kinds, params, rng, ev, info)
+    info[I_TRICKS] = state[PS_N_TRICKS]
+    score(state, rules, scores, ev, info, pts)
 
 
 @njit(cache=True, nogil=True)
@@ -289,15 +89,15 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
     Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
     """
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    ctx = np.zeros(N_CTX, dtype=np.int64)
+    state = np.zeros(N_STATE, dtype=np.int64)
     play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
-                 pts, work, ctx)
+                 pts, work, state)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
-                 pts, work, ctx):
-    """play_line with caller-owned scratch space (uint64[12] work, int64[N_CTX] ctx): no allocation."""
+                 pts, work, state):
+    """play_line with caller-owned scratch space (uint64[LINE_WORK] work, int64[N_STATE] state): no allocation."""
     n = rules[R_PLAYERS]
     rc = rules[R_RUN_CARDS]
     info[:] = 0
@@ -404,7 +204,6 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         break
 
     emit(ev, info, E_TRUMP, trump, 0, 0)
-    ctx[C_TURNUP] = turnup
     if rules[R_KICK] == KICK_FINAL_JACK and turnup % 13 == RANK_JACK:
         if award(rules, scores, dside, 1, W_JACK_BONUS, ev, info, pts):
             return
@@ -415,7 +214,7 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                 gone = choose_discard(kinds[seat], params[seat], hands[seat], trump, HAND_SIZE, rng)
                 hands[seat] &= ~gone
                 emit(ev, info, E_DISCARD, seat, np.int64(gone), 0)
-    play_tricks_and_score(rules, dealer, scores, hands, trump, kinds, params, rng, ev, info, pts, work, ctx)
+    play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state)
 
 
 @njit(cache=True)
@@ -433,14 +232,14 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    ctx = np.zeros(N_CTX, dtype=np.int64)
+    state = np.zeros(N_STATE, dtype=np.int64)
     return simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
-                             deck, info, pts, scores, work, ctx)
+                             deck, info, pts, scores, work, state)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
-                      deck, info, pts, scores, work, ctx):
+                      deck, info, pts, scores, work, state):
     """Play up to `n_lines` lines as matches, adding their facts to `stats`.
 
     With an event buffer (`ev` rows > 0) every line's events are kept and `meta[i]`
@@ -469,7 +268,7 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
             for s in range(4):
                 meta[i, 4 + s] = scores[s]
             play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
-                         ev[offset:offset + MAX_LINE_EVENTS], info, pts, work, ctx)
+                         ev[offset:offset + MAX_LINE_EVENTS], info, pts, work, state)
             offset += info[I_EVENTS]
             meta[i, 2] = offset
             meta[i, 3] = info[I_WINNER]
@@ -477,7 +276,7 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
                 meta[i, 8 + s] = scores[s]
             meta[i, 12] = info[I_OVERFLOW]
         else:
-            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, ctx)
+            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
         for s in range(4):
             mstate[2 + s] = scores[s]
         if info[I_WINNER] >= 0:

@@ -21,7 +21,7 @@ from .bits import (
 )
 from .deal import HAND_SIZE, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit
-from .layout import I_FIRST_KICK, I_WINNER, N_CTX, N_INFO, N_WHY
+from .layout import I_FIRST_KICK, I_WINNER, N_STATE, N_INFO, N_WHY
 from .policies import decide_beg, decide_give
 
 # xoshiro256**'s jump polynomial: a jump moves a stream 2**128 steps ahead.
@@ -332,17 +332,17 @@ def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rn
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     work = np.zeros(12, dtype=np.uint64)
-    ctx = np.zeros(N_CTX, dtype=np.int64)
+    state = np.zeros(N_STATE, dtype=np.int64)
     streams = np.zeros((5, 4), dtype=np.uint64)
     values = np.zeros(2, dtype=np.int64)
     return paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals,
-                                max_tries, sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, ctx,
+                                max_tries, sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state,
                                 streams, values)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
-                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, ctx, streams, values):
+                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, values):
     """Evaluate `n_deals` decisions of `role`, both options on each deal, adding per-class sums.
 
     Deals come from the natural distribution: a uniformly shuffled deck, dealt by seat
@@ -421,7 +421,7 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
             else:
                 force_beg, force_give = 1, opt
             play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
-                         pts, work, ctx)
+                         pts, work, state)
             values[opt] = net_points(pts, info, nsides, dside, mine)
         a = values[0]
         b = values[1]

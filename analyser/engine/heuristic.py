@@ -1,7 +1,7 @@
 """The ``heuristic`` player: what strong players do, as named rules on bitmasks.
 
 It sees only what a player at the table sees: its own hand, the turn-up (for
-beg and give), the trump, the cards of earlier tricks (``C_PLAYED``), the trick so
+beg and give), the trump, the cards of earlier tricks (``PS_PLAYED`` of the play state), the trick so
 far and the scores. "Unseen" cards are all the others, wherever they are (hands,
 stock, turn-up): a player cannot tell. A card "holds" when no unseen card can beat
 it, or when no one plays after it. Card play is deterministic and draws nothing
@@ -68,11 +68,11 @@ from numba import njit
 from ..rules import R_GIFT, R_PLAYERS, R_TARGET
 from .bits import (
     GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, U1, bit, game_points, highest_card, lowest_card, popcount,
-    rand_unit, suit_mask,
+    rand_unit, side_of, suit_mask,
 )
 from .evaluator import trump_strength
 from .layout import (
-    C_BEST_CARD, C_BEST_SEAT, C_LED, C_PLAYED, C_TRICK_MASK, C_TRUMP, H_BEG_TRUMPS, H_BUNCH_TRUMPS, H_CASH_JACK,
+    PS_BEST_CARD, PS_BEST_SEAT, PS_HAND, PS_LED, PS_PLAYED, PS_TO_PLAY, PS_TRICK_MASK, PS_TRUMP, H_BEG_TRUMPS, H_BUNCH_TRUMPS, H_CASH_JACK,
     H_DRAW_TRUMPS, H_GIVE_TRUMPS, H_JACK_VALUE, H_PULL, H_SCORE_AWARE, H_SMEAR, H_WIN_POINTS, P_BEG, P_BUNCH, P_GIVE,
 )
 
@@ -97,11 +97,6 @@ def above(card):
     return ~((U1 << np.uint64(card + 1)) - U1)
 
 
-@njit(cache=True, inline="always")
-def side_of_seat(seat, players):
-    return seat % 2 if players == 4 else seat
-
-
 # --- decisions -----------------------------------------------------------------
 
 
@@ -109,7 +104,7 @@ def side_of_seat(seat, players):
 def gift_wins_match(dealer, scores, rules):
     """True if the gift alone would bring the eldest's side to the target."""
     n = rules[R_PLAYERS]
-    eside = side_of_seat((dealer + 1) % n, n)
+    eside = side_of((dealer + 1) % n, n)
     return rules[R_GIFT] > 0 and scores[eside] + rules[R_GIFT] >= rules[R_TARGET]
 
 
@@ -319,23 +314,24 @@ def heuristic_lead(hand, trump, unseen, cash_jack, pull, draw_trumps):
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_card(params, seat, hand, legal, ctx, rules, rng):
-    """The heuristic's card from the non-empty mask `legal` (see the module docstring)."""
+def heuristic_card(params, state, legal, rules, rng):
+    """The heuristic's card for the seat to play, from the non-empty mask `legal` (see the module docstring)."""
     legal = np.uint64(legal)
     if (legal & (legal - U1)) == 0:
         return lowest_card(legal)  # one legal card
     n = rules[R_PLAYERS]
-    trump = ctx[C_TRUMP]
-    hand = np.uint64(hand)
-    trick = np.uint64(ctx[C_TRICK_MASK])
-    unseen = ALL_CARDS & ~hand & ~np.uint64(ctx[C_PLAYED]) & ~trick
-    led = ctx[C_LED]
+    seat = state[PS_TO_PLAY]
+    trump = state[PS_TRUMP]
+    hand = np.uint64(state[PS_HAND + seat])
+    trick = np.uint64(state[PS_TRICK_MASK])
+    unseen = ALL_CARDS & ~hand & ~np.uint64(state[PS_PLAYED]) & ~trick
+    led = state[PS_LED]
     if led < 0:
         return heuristic_lead(hand, trump, unseen, params[H_CASH_JACK] > 0.0, params[H_PULL] > 0.0, params[H_DRAW_TRUMPS])
     tmask = suit_mask(trump)
     jack = bit(trump * 13 + RANK_JACK)
     guarding = (hand & jack) != 0
-    best = ctx[C_BEST_CARD]
+    best = state[PS_BEST_CARD]
     last = popcount(trick) == n - 1
     if best // 13 == trump:
         winners = legal & tmask & above(best)
@@ -343,7 +339,7 @@ def heuristic_card(params, seat, hand, legal, ctx, rules, rng):
         winners = (legal & tmask) | (legal & suit_mask(led) & above(best))
     sure = sure_winners(winners, led, trump, unseen, last)
     value = game_points(trick) + (params[H_JACK_VALUE] if trick & jack else 0.0)
-    best_seat = ctx[C_BEST_SEAT]
+    best_seat = state[PS_BEST_SEAT]
     if n == 4 and best_seat % 2 == seat % 2:  # partner winning
         if holds(best, led, trump, unseen, last):
             if params[H_SMEAR] > 0.0:

@@ -18,7 +18,7 @@ from numba import njit
 from ..rules import R_PLAYERS
 from .bits import next_u64, rand_below
 from .deal import LINE_WORK, play_line_in
-from .layout import I_WINNER, N_CTX, N_INFO, N_WHY
+from .layout import I_WINNER, N_STATE, N_INFO, N_WHY
 
 MAX_MATCH_LINES = 100_000  # a match that has not ended by then is given up (flagged, never silent)
 
@@ -47,8 +47,8 @@ def play_match(rules, kinds, params, deck_rng, rng, scores):
     deck_rng gives the cut and every turn's card stream; rng the players' choices.
     Final scores are left in `scores` (one slot per side).
     """
-    deck, line_rng, ev, info, pts, work, ctx = match_scratch()
-    return play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, ctx)
+    deck, line_rng, ev, info, pts, work, state = match_scratch()
+    return play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, state)
 
 
 @njit(cache=True)
@@ -56,11 +56,11 @@ def match_scratch():
     """The work arrays play_match_in needs (it allocates nothing itself)."""
     return (np.zeros(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((0, 4), dtype=np.int64),
             np.zeros(N_INFO, dtype=np.int64), np.zeros((4, N_WHY), dtype=np.int64),
-            np.zeros(LINE_WORK, dtype=np.uint64), np.zeros(N_CTX, dtype=np.int64))
+            np.zeros(LINE_WORK, dtype=np.uint64), np.zeros(N_STATE, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, ctx):
+def play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, state):
     """play_match with caller-owned scratch arrays (see match_scratch)."""
     n = rules[R_PLAYERS]
     for s in range(4):
@@ -70,7 +70,7 @@ def play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, e
         substream(deck_rng, line_rng)
         for i in range(52):
             deck[i] = i
-        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, line_rng, rng, ev, info, pts, work, ctx)
+        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, line_rng, rng, ev, info, pts, work, state)
         if info[I_WINNER] >= 0:
             return info[I_WINNER], lines
         dealer = (dealer + 1) % n
@@ -83,7 +83,7 @@ def play_pairs(rules, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, deck_rn
 
     `*_ab` seat A on side 0 (even seats) and B on side 1; `*_ba` the other way round.
     """
-    deck, line_rng, ev, info, pts, work, ctx = match_scratch()
+    deck, line_rng, ev, info, pts, work, state = match_scratch()
     pair_deck = np.zeros(4, dtype=np.uint64)
     pair_rng = np.zeros(4, dtype=np.uint64)
     match_deck = np.zeros(4, dtype=np.uint64)
@@ -99,10 +99,10 @@ def play_pairs(rules, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, deck_rn
             a_side = copy  # A holds side 0 in the first copy, side 1 in the second
             if copy == 0:
                 winner, lines = play_match_in(rules, kinds_ab, params_ab, match_deck, match_rng, scores,
-                                              deck, line_rng, ev, info, pts, work, ctx)
+                                              deck, line_rng, ev, info, pts, work, state)
             else:
                 winner, lines = play_match_in(rules, kinds_ba, params_ba, match_deck, match_rng, scores,
-                                              deck, line_rng, ev, info, pts, work, ctx)
+                                              deck, line_rng, ev, info, pts, work, state)
             if winner == a_side:
                 out[i, M_A_WINS] += 1
             if winner < 0:

@@ -68,8 +68,8 @@ def choose_discard(kind, params, hand, trump, keep, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_card(kind, params, seat, hand, legal, ctx, rules, rng):
-    """The card to play from the non-empty mask `legal`."""
+def choose_card(kind, params, state, legal, rules, rng):
+    """The card the seat to play in `state` (read-only: engine/state.py) plays, from the non-empty mask `legal`."""
     if kind == K_HEURISTIC or kind == K_TUNED:
-        return heuristic_card(params, seat, hand, legal, ctx, rules, rng)
+        return heuristic_card(params, state, legal, rules, rng)
     return random_card(rng, legal)

@@ -1,0 +1,308 @@
+"""A position of trick play as data, and the kernels that move it (OpenSpiel's `State`).
+
+The state is one int64 array laid out by the ``S_*`` constants of ``layout.py``:
+hands, trump, the trick so far by seat, leader, led suit, best card and seat, top
+trump, cards captured per side, the jack's captor, the cards each seat has played,
+the voids each seat has shown, the dealer and the scores. A search player copies a
+state (``copy_state`` or ``state.copy()``), tries a card with ``apply`` and plays
+on with ``playout``; the engine's own trick loop is ``playout`` too, so there is one
+implementation of play.
+
+* ``init_state(state, rules, hands, trump, turnup, dealer, scores)``: the position
+  when trick play starts (the eldest to lead).
+* ``legal(state)``: mask of the cards the seat to play may play.
+* ``apply(state, card)``: play it; returns the trick's winner when it completes it,
+  else -1.
+* ``is_over(state)``: every trick played.
+* ``score(state, rules, scores, ev, info, pts)``: High, Low, Jack, Game in strict
+  order, stopping at the target.
+* ``playout(state, rules, kinds, params, rng, ev, info)``: play on to the end with
+  the seats' policies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
+from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, random_card, side_of, suit_mask
+from .layout import (
+    E_GAME_TOTALS, E_PLAY, E_POINTS, E_TRICK, I_EVENTS, I_OVERFLOW, I_WINNER, K_RANDOM, N_STATE, PS_BEST_CARD,
+    PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED, PS_LEADER, PS_N_TRICKS,
+    PS_PLAYED, PS_PLAYED_BY, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
+    PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOID_TRUMP, PS_VOIDS, W_GAME, W_HANG_JACK, W_HIGH, W_JACK,
+)
+from .policies import choose_card
+
+assert N_STATE > PS_VOID_TRUMP and PS_VOIDS + 4 <= PS_TRUMP
+
+
+# --- the rules of one card ------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def legal_mask(hand, led_suit, trump, top_trump, forbid_undertrump, void_trump):
+    """Cards of `hand` that may be played to a trick.
+
+    `led_suit` is -1 for the lead; `top_trump` is the highest trump already in the
+    trick (-1 if none). Trumping is permissive: with the led suit in hand a player
+    may follow or trump, never discard a third suit. Without the led suit a player
+    may play any card, or with `void_trump` (void_play = trump) must trump when it
+    holds a trump it may play (a forbidden undertrump does not count).
+    """
+    hand = np.uint64(hand)
+    if led_suit < 0:
+        return hand
+    tmask = suit_mask(trump)
+    trumps = hand & tmask
+    if led_suit == trump:
+        return trumps if trumps else hand
+    # Undertrumping is forbidden only while the hand holds something other than trump.
+    below = np.uint64(0)
+    if forbid_undertrump and top_trump >= 0 and (hand & ~tmask):
+        below = tmask & ((U1 << np.uint64(top_trump)) - U1)
+    follow = hand & suit_mask(led_suit)
+    if follow:
+        return (follow | trumps) & ~below
+    if void_trump and (trumps & ~below):
+        return trumps & ~below
+    return hand & ~below
+
+
+@njit(cache=True, _nrt=False)
+def beats(card, best, led_suit, trump):
+    """True if `card` takes the trick from the card `best` currently winning it."""
+    suit = card // 13
+    best_suit = best // 13
+    if suit == trump:
+        return best_suit != trump or card > best
+    return best_suit != trump and suit == led_suit and card > best
+
+
+@njit(cache=True, _nrt=False)
+def trick_winner(cards, trump):
+    """Index (in play order) of the card that wins a trick."""
+    best = 0
+    led = cards[0] // 13
+    for k in range(1, cards.shape[0]):
+        if beats(cards[k], cards[best], led, trump):
+            best = k
+    return best
+
+
+# --- events and points ------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def emit(ev, info, kind, a, b, c):
+    """Append an event row (no-op with an empty buffer; a full buffer is flagged)."""
+    if ev.shape[0] == 0:
+        return
+    k = info[I_EVENTS]
+    if k >= ev.shape[0]:
+        info[I_OVERFLOW] = 1
+        return
+    ev[k, 0] = kind
+    ev[k, 1] = a
+    ev[k, 2] = b
+    ev[k, 3] = c
+    info[I_EVENTS] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def award(rules, scores, side, n, why, ev, info, pts):
+    """Score `n` for `side` now; True if that side has reached the target."""
+    if n <= 0:
+        return False
+    emit(ev, info, E_POINTS, side, n, why)
+    scores[side] += n
+    pts[side, why] += n
+    if scores[side] >= rules[R_TARGET]:
+        info[I_WINNER] = side
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def score_game(rules, scores, state, ev, info, pts):
+    """Game: most card points captured; a tie goes by the rule set's tie rule."""
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    dside = side_of(state[PS_DEALER], n)
+    best = -1
+    best_side = -1
+    tied = 0
+    for s in range(nsides):
+        total = game_points(np.uint64(state[PS_CAPTURED + s]))
+        emit(ev, info, E_GAME_TOTALS, s, total, 0)
+        if total > best:
+            best, best_side, tied = total, s, 1
+        elif total == best:
+            tied += 1
+    if tied == 1:
+        return award(rules, scores, best_side, 1, W_GAME, ev, info, pts)
+    if rules[R_GAME_TIE] == 0:
+        return False
+    # Tie rules favour the dealer's opponents: with 2 sides that is the eldest's side;
+    # with 3 players it scores only when exactly one tied side is not the dealer.
+    cand = -1
+    count = 0
+    for s in range(nsides):
+        if s != dside and game_points(np.uint64(state[PS_CAPTURED + s])) == best:
+            cand = s
+            count += 1
+    if count == 1:
+        return award(rules, scores, cand, 1, W_GAME, ev, info, pts)
+    return False
+
+
+# --- the state ----------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def init_state(state, rules, hands, trump, turnup, dealer, scores):
+    """The position when trick play starts: `hands` (uint64 per seat) as dealt, the eldest to lead."""
+    n = rules[R_PLAYERS]
+    tmask = suit_mask(trump)
+    in_play = np.uint64(0)
+    for s in range(4):
+        h = np.uint64(hands[s]) if s < n else np.uint64(0)
+        in_play |= h & tmask
+        state[PS_HAND + s] = np.int64(h)
+        state[PS_START + s] = np.int64(h)
+        state[PS_PLAYED_BY + s] = 0
+        state[PS_TRICK_CARD + s] = -1
+        state[PS_CAPTURED + s] = 0
+        state[PS_SCORE + s] = scores[s]
+        state[PS_VOIDS + s] = 0
+    eldest = (dealer + 1) % n
+    state[PS_TRUMP] = trump
+    state[PS_TURNUP] = turnup
+    state[PS_PLAYERS] = n
+    state[PS_DEALER] = dealer
+    state[PS_LEADER] = eldest
+    state[PS_TO_PLAY] = eldest
+    state[PS_LED] = -1
+    state[PS_BEST_CARD] = -1
+    state[PS_BEST_SEAT] = -1
+    state[PS_TOP_TRUMP] = -1
+    state[PS_TRICK_MASK] = 0
+    state[PS_TRICK_NO] = 0
+    state[PS_N_TRICKS] = popcount(np.uint64(hands[eldest]))
+    state[PS_PLAYED] = 0
+    state[PS_JACK_CAPTOR] = -1
+    state[PS_IN_PLAY] = np.int64(in_play)
+    state[PS_FORBID] = 1 if rules[R_UNDERTRUMP] == 1 else 0
+    state[PS_VOID_TRUMP] = 1 if rules[R_VOID_PLAY] == 1 else 0
+
+
+@njit(cache=True, _nrt=False)
+def copy_state(dst, src):
+    """Copy a state into caller-owned memory (no allocation)."""
+    for i in range(N_STATE):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def is_over(state):
+    return state[PS_TRICK_NO] >= state[PS_N_TRICKS]
+
+
+@njit(cache=True, _nrt=False)
+def legal(state):
+    """Mask of the cards the seat to play may play."""
+    return legal_mask(np.uint64(state[PS_HAND + state[PS_TO_PLAY]]), state[PS_LED], state[PS_TRUMP],
+                      state[PS_TOP_TRUMP], state[PS_FORBID] != 0, state[PS_VOID_TRUMP] != 0)
+
+
+@njit(cache=True, _nrt=False)
+def apply(state, card):
+    """The seat to play plays `card` (a legal one); returns the trick's winner if it completed it, else -1."""
+    seat = state[PS_TO_PLAY]
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    b = bit(card)
+    state[PS_HAND + seat] = np.int64(np.uint64(state[PS_HAND + seat]) & ~b)
+    state[PS_PLAYED_BY + seat] |= np.int64(b)
+    state[PS_TRICK_CARD + seat] = card
+    trick = np.uint64(state[PS_TRICK_MASK]) | b
+    state[PS_TRICK_MASK] = np.int64(trick)
+    suit = card // 13
+    led = state[PS_LED]
+    if led < 0:
+        state[PS_LED] = suit
+        state[PS_BEST_CARD] = card
+        state[PS_BEST_SEAT] = seat
+    else:
+        if suit != led and suit != trump:  # a trump on a side-suit lead shows nothing (permissive trumping)
+            voids = state[PS_VOIDS + seat] | (1 << led)
+            if state[PS_VOID_TRUMP] and not (state[PS_FORBID] and state[PS_TOP_TRUMP] >= 0):
+                voids |= 1 << trump  # it would have had to trump
+            state[PS_VOIDS + seat] = voids
+        if beats(card, state[PS_BEST_CARD], led, trump):
+            state[PS_BEST_CARD] = card
+            state[PS_BEST_SEAT] = seat
+    if suit == trump and card > state[PS_TOP_TRUMP]:
+        state[PS_TOP_TRUMP] = card
+    if popcount(trick) < n:
+        state[PS_TO_PLAY] = seat + 1 if seat + 1 < n else 0
+        return -1
+    winner = state[PS_BEST_SEAT]
+    wside = side_of(winner, n)
+    state[PS_CAPTURED + wside] |= np.int64(trick)
+    if trick & bit(trump * 13 + RANK_JACK):
+        state[PS_JACK_CAPTOR] = wside
+    state[PS_PLAYED] |= np.int64(trick)
+    state[PS_TRICK_NO] += 1
+    state[PS_LEADER] = winner
+    state[PS_TO_PLAY] = winner
+    state[PS_LED] = -1
+    state[PS_BEST_CARD] = -1
+    state[PS_BEST_SEAT] = -1
+    state[PS_TOP_TRUMP] = -1
+    state[PS_TRICK_MASK] = 0
+    for s in range(n):
+        state[PS_TRICK_CARD + s] = -1
+    return winner
+
+
+@njit(cache=True, _nrt=False)
+def playout(state, rules, kinds, params, rng, ev, info):
+    """Play every remaining card with the seats' policies, writing play and trick events."""
+    while state[PS_TRICK_NO] < state[PS_N_TRICKS]:
+        seat = state[PS_TO_PLAY]
+        mask = legal(state)
+        if kinds[seat] == K_RANDOM:  # needs nothing else: spare the dispatch (this loop is the hot spot)
+            card = random_card(rng, mask)
+        else:
+            card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
+        emit(ev, info, E_PLAY, seat, card, 0)
+        winner = apply(state, card)
+        if winner >= 0:
+            emit(ev, info, E_TRICK, winner, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def score(state, rules, scores, ev, info, pts):
+    """After play: strictly High, Low, Jack, Game, stopping the moment a side reaches the target."""
+    n = state[PS_PLAYERS]
+    in_play = np.uint64(state[PS_IN_PLAY])
+    if in_play:
+        for which in range(2):
+            card = highest_card(in_play) if which == 0 else lowest_card(in_play)
+            for s in range(n):
+                if np.uint64(state[PS_START + s]) & bit(card):
+                    if award(rules, scores, side_of(s, n), 1, W_HIGH + which, ev, info, pts):
+                        return
+    jack_bit = bit(state[PS_TRUMP] * 13 + RANK_JACK)
+    if in_play & jack_bit:
+        captor = state[PS_JACK_CAPTOR]
+        for s in range(n):
+            if np.uint64(state[PS_START + s]) & jack_bit:
+                if rules[R_HANG_JACK] and side_of(s, n) != captor:
+                    if award(rules, scores, captor, 3, W_HANG_JACK, ev, info, pts):
+                        return
+                elif award(rules, scores, captor, 1, W_JACK, ev, info, pts):
+                    return
+    score_game(rules, scores, state, ev, info, pts)

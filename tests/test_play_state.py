@@ -1,0 +1,128 @@
+"""The play state: positions cut anywhere, copied and played on, give the engine's own deal.
+
+Every logged deal of `simulate` is rebuilt as a play state from the hands held when
+play started; the logged cards go through `legal`/`apply` up to a random cut, the
+state is copied, and the copy plays on: with the logged cards (random players) or
+with `playout` (heuristic players, whose card play draws nothing from the choice
+stream). Cards, trick winners, voids and points must be the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from analyser.cards import parse_card, parse_suit
+from analyser.engine.layout import (
+    I_EVENTS, I_WINNER, N_INFO, N_STATE, N_WHY, PS_LED, PS_PLAYED_BY, PS_TO_PLAY, PS_TRICK_NO, PS_VOIDS,
+)
+from analyser.engine.state import apply, copy_state, init_state, is_over, legal, playout, score
+from analyser.gamelog import events_to_json
+from analyser.policy import seat_policies
+from analyser.rules import make_rules
+from analyser.simulate import chunk_rngs, iter_log_lines
+
+CONFIGS = [("trinidad", 4, []), ("trinidad", 2, []), ("partnership-seven", 4, []), ("classic", 3, []),
+           ("classic", 4, ["undertrump=forbidden"]), ("classic", 2, ["void_play=any"])]
+
+
+def start_of_play(line: dict, players: int):
+    """Hands when play started, trump, turn-up, the scores then, and the play/trick/points events after."""
+    events = line["events"]
+    deal = max(i for i, e in enumerate(events) if e["event"] == "deal")
+    hands = [set(h) for h in events[deal]["hands"]]
+    turnup = None
+    scores = list(line["score_before"]) + [0] * (4 - len(line["score_before"]))
+    trump_at = None
+    before_play = ("kick", "gift", "jack-bonus")  # scored before play, redealt deals included
+    for i, e in enumerate(events):
+        if e["event"] == "points" and e["why"] in before_play:
+            scores[e["side"]] += e["n"]
+        if i < deal:
+            continue
+        if e["event"] == "more":
+            for s, cards in enumerate(e["hands"]):
+                hands[s] |= set(cards)
+        elif e["event"] == "turnup":
+            turnup = e["card"]
+        elif e["event"] == "trump":
+            trump_at = i
+        elif e["event"] == "discard":
+            hands[e["seat"]] -= set(e["cards"])
+    if trump_at is None or not any(e["event"] == "play" for e in events):
+        return None
+    masks = np.zeros(4, dtype=np.uint64)
+    for s in range(players):
+        masks[s] = np.uint64(sum(1 << parse_card(c) for c in hands[s]))
+    after = [e for e in events[trump_at:] if e["event"] in ("play", "trick", "points")
+             and e.get("why") not in before_play]
+    return masks, parse_suit(events[trump_at]["suit"]), parse_card(turnup), np.array(scores, dtype=np.int64), after
+
+
+def points_from_state(state, rules_array, scores, players):
+    ev = np.zeros((64, 4), dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[I_WINNER] = -1
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    s = scores.copy()
+    score(state, rules_array, s, ev, info, pts)
+    return [e for e in events_to_json(ev[: info[I_EVENTS]], players) if e["event"] == "points"]
+
+
+@pytest.mark.parametrize("preset,players,settings", CONFIGS)
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_cut_copy_and_play_on_gives_the_engines_deal(preset, players, settings, policy):
+    rules = make_rules(preset, players=players, settings=settings)
+    rules_array = rules.as_array()
+    kinds, params = seat_policies([policy], players)
+    rnd = random.Random(7)
+    checked = 0
+    for line in iter_log_lines(rules, 150, 11, kinds, params):
+        found = start_of_play(line, players)
+        if found is None:
+            continue
+        hands, trump, turnup, scores, after = found
+        plays = [e for e in after if e["event"] == "play"]
+        tricks = [e["winner"] for e in after if e["event"] == "trick"]
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules_array, hands, trump, turnup, line["dealer"], scores)
+        cut = rnd.randrange(len(plays) + 1)
+        winners = []
+        voids = np.zeros(4, dtype=np.int64)
+        for e in plays[:cut]:
+            assert state[PS_TO_PLAY] == e["seat"]
+            card = parse_card(e["card"])
+            assert int(legal(state)) >> card & 1
+            led = state[PS_LED]
+            if led >= 0 and card // 13 not in (led, trump):
+                voids[e["seat"]] |= 1 << led
+            w = apply(state, card)
+            if w >= 0:
+                winners.append(w)
+        copy = np.zeros(N_STATE, dtype=np.int64)
+        copy_state(copy, state)
+        state[:] = -99  # the copy owns everything it needs
+        if policy == "heuristic":  # play on with the players themselves
+            ev = np.zeros((512, 4), dtype=np.int64)
+            info = np.zeros(N_INFO, dtype=np.int64)
+            playout(copy, rules_array, kinds, params, chunk_rngs(1, 0)[1], ev, info)
+            rest = events_to_json(ev[: info[I_EVENTS]], players)
+            assert [e for e in rest if e["event"] == "play"] == plays[cut:]
+            winners += [e["winner"] for e in rest if e["event"] == "trick"]
+        else:  # play on with the logged cards
+            for e in plays[cut:]:
+                assert copy[PS_TO_PLAY] == e["seat"]
+                assert int(legal(copy)) >> parse_card(e["card"]) & 1
+                w = apply(copy, parse_card(e["card"]))
+                if w >= 0:
+                    winners.append(w)
+        assert is_over(copy) and copy[PS_TRICK_NO] == len(tricks)
+        assert winners == tricks
+        if cut == len(plays):  # every card through apply: shown voids include what we inferred
+            assert all((copy[PS_VOIDS + s] & voids[s]) == voids[s] for s in range(players))
+            assert sum(bin(int(copy[PS_PLAYED_BY + s]) & (2**64 - 1)).count("1") for s in range(players)) == len(plays)
+        assert points_from_state(copy, rules_array, scores, players) == [e for e in after if e["event"] == "points"]
+        checked += 1
+    assert checked > 100

@@ -1,11 +1,37 @@
 """Decision policies: who begs, gives, bunches, discards and which card is played.
 
-Each seat has a policy kind (``K_*``) and a float64 parameter row. Every function
-here dispatches on the kind; ``random`` is the reference policy (uniform among
-legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``, ``P_BUNCH``);
-``heuristic`` (engine/heuristic.py) plays by named rules on the evaluator's features;
-``tuned`` (engine/tuned.py) is the heuristic with beg/stand and give/run taken from
-per-hand-class tables (``allfours strategy``).
+Each seat has a policy kind (``K_*`` in ``layout.py``, named by ``POLICY_KINDS``)
+and a float64 parameter row. The five dispatchers below are the one policy
+interface: every kind has a branch in each, and an unknown kind raises instead of
+falling through to another player. ``random`` is the reference policy (uniform
+among legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``,
+``P_BUNCH``); ``heuristic`` (engine/heuristic.py) plays by named rules on the
+evaluator's features; ``tuned`` (engine/tuned.py) is the heuristic with beg/stand
+and give/run taken from per-hand-class tables (``allfours strategy``).
+
+The signatures every policy implements:
+
+* ``beg(params, hand, turnup, seat, dealer, scores, rules, rng) -> bool`` (eldest)
+* ``give(params, hand, turnup, seat, dealer, scores, rules, rng) -> bool`` (dealer)
+* ``bunch(params, hand, trump, seat, dealer, scores, rules, rng) -> bool``
+* ``discard(params, hand, trump, keep, rng) -> mask`` of the cards thrown
+* ``card(params, state, legal, rules, rng) -> card``: the seat to play in the play
+  state (``engine/state.py``, read-only: hands, the trick by seat, history, voids,
+  scores) picks from the non-empty mask ``legal``.
+
+Adding a policy, the checklist:
+
+1. ``layout.py``: ``K_NAME = <next int>`` and its name at that index of ``POLICY_KINDS``;
+   parameter slots it needs in the row (``N_PARAMS`` grows if they do not fit).
+2. ``engine/NAME.py``: its kernels with the signatures above (``@njit(cache=True, _nrt=False)``);
+   a policy may reuse another's for some decisions, as ``tuned`` does.
+3. Here: one branch for ``K_NAME`` in each of ``decide_beg``, ``decide_give``, ``decide_bunch``,
+   ``choose_discard`` and ``choose_card``.
+4. ``policy.py``: its named parameters and defaults in ``PARAMS_BY_KIND`` (and, if its spec
+   names a file as ``tuned:RUN_DIR`` does, the reading of it in ``parse_policy``).
+5. Tests: ``tests/test_policy_interface.py`` checks 1, 3 and 4 for every kind by itself;
+   add golden tests of the new player's rules and a legality run (tests/test_heuristic.py
+   shows both).
 """
 
 from __future__ import annotations
@@ -15,7 +41,7 @@ from numba import njit
 
 from .bits import bit, popcount, rand_unit, random_card
 from .heuristic import heuristic_beg, heuristic_bunch, heuristic_card, heuristic_discard, heuristic_give
-from .layout import K_HEURISTIC, K_TUNED, P_BEG, P_BUNCH, P_GIVE
+from .layout import K_HEURISTIC, K_RANDOM, K_TUNED, P_BEG, P_BUNCH, P_GIVE
 from .tuned import tuned_beg, tuned_give
 
 
@@ -26,7 +52,9 @@ def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
         return heuristic_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_TUNED:
         return tuned_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
-    return rand_unit(rng) < params[P_BEG]
+    if kind == K_RANDOM:
+        return rand_unit(rng) < params[P_BEG]
+    raise ValueError("unknown policy kind")
 
 
 @njit(cache=True, _nrt=False)
@@ -36,7 +64,9 @@ def decide_give(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
         return heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_TUNED:
         return tuned_give(params, hand, turnup, seat, dealer, scores, rules, rng)
-    return rand_unit(rng) < params[P_GIVE]
+    if kind == K_RANDOM:
+        return rand_unit(rng) < params[P_GIVE]
+    raise ValueError("unknown policy kind")
 
 
 @njit(cache=True, _nrt=False)
@@ -44,7 +74,9 @@ def decide_bunch(kind, params, hand, trump, seat, dealer, scores, rules, rng):
     """True if this player agrees to bunch (redeal after a run fixed a new trump)."""
     if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_bunch(params, hand, trump, seat, dealer, scores, rules, rng)
-    return rand_unit(rng) < params[P_BUNCH]
+    if kind == K_RANDOM:
+        return rand_unit(rng) < params[P_BUNCH]
+    raise ValueError("unknown policy kind")
 
 
 @njit(cache=True, _nrt=False)
@@ -64,7 +96,9 @@ def choose_discard(kind, params, hand, trump, keep, rng):
     """Mask of the cards to discard so that `keep` remain."""
     if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_discard(params, hand, trump, keep)
-    return random_subset(hand, popcount(hand) - keep, rng)
+    if kind == K_RANDOM:
+        return random_subset(hand, popcount(hand) - keep, rng)
+    raise ValueError("unknown policy kind")
 
 
 @njit(cache=True, _nrt=False)
@@ -72,4 +106,6 @@ def choose_card(kind, params, state, legal, rules, rng):
     """The card the seat to play in `state` (read-only: engine/state.py) plays, from the non-empty mask `legal`."""
     if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_card(params, state, legal, rules, rng)
-    return random_card(rng, legal)
+    if kind == K_RANDOM:
+        return random_card(rng, legal)
+    raise ValueError("unknown policy kind")

@@ -152,3 +152,13 @@ def test_classic_simulate_and_replay_agree(tmp_path, players, settings):
     assert result.exit_code == 0 and "400 lines legal" in result.output, result.output
     for text in path.read_text().splitlines()[:100]:
         ref.referee_line(json.loads(text))
+
+
+def test_partnership_seven_gift_counts_before_the_jack_bonus():
+    """rules.md: at 6:6 a beg answered with a gift wins for the eldest's side even when a jack was turned."""
+    rules = make_rules("partnership-seven")
+    hands = {0: "AH KH QH 9H 8H 7H", 1: "3S 4D 5D 6C 7C 8C", 2: "2H 3H 4H 5H 6H TH", 3: "2C 3C 4C 5C 6D 7D"}
+    line, info, _ = play_fixed(rules, 3, [6, 6], fixed_deck(rules, 3, hands, "JS"), beg=1, give=1)
+    both_referees(line)
+    points = [(e["side"], e["n"], e["why"]) for e in line["events"] if e["event"] == "points"]
+    assert points == [(0, 1, "gift")] and line["winner"] == 0 and line["score_after"] == [7, 6]

@@ -48,32 +48,32 @@ N_INFO = 16
 
 # Play state: one position of trick play as an int64 array (engine/state.py moves it).
 # Card masks are uint64 bit patterns stored as int64; "+ seat" / "+ side" fields have 4 slots.
-PS_HAND = 0          # + seat: cards held now
-PS_START = 4         # + seat: cards held when play started (who held High, Low, the jack)
-PS_PLAYED_BY = 8     # + seat: cards the seat has played
-PS_TRICK_CARD = 12   # + seat: the seat's card in the trick being played, -1 if none yet
-PS_CAPTURED = 16     # + side: cards won in tricks
-PS_SCORE = 20        # + side: match score when play started (for players who look at it)
-PS_VOIDS = 24        # + seat: suits (bit 1 << suit) the seat has shown it lacks
-PS_TRUMP = 28
-PS_TURNUP = 29       # the turn-up that fixed trump (seen by everyone)
-PS_PLAYERS = 30
-PS_DEALER = 31
-PS_LEADER = 32       # seat that led the trick being played
-PS_TO_PLAY = 33      # seat to play next
-PS_LED = 34          # led suit, -1 when leading
-PS_BEST_CARD = 35    # card winning the trick so far, -1 when leading
-PS_BEST_SEAT = 36
-PS_TOP_TRUMP = 37    # highest trump in this trick, -1 if none
-PS_TRICK_MASK = 38   # cards in this trick
-PS_TRICK_NO = 39     # tricks completed
-PS_N_TRICKS = 40     # tricks in the deal
-PS_PLAYED = 41       # cards of completed tricks
-PS_JACK_CAPTOR = 42  # side that captured the jack of trump, -1
-PS_IN_PLAY = 43      # trumps held when play started
-PS_FORBID = 44       # 1: undertrumping forbidden (rules)
-PS_VOID_TRUMP = 45   # 1: void_play = trump (rules)
-N_STATE = 48
+# The cards a seat has played are PS_START & ~PS_HAND (state.played_by).
+PS_HAND = 0         # + seat: cards held now
+PS_START = 4        # + seat: cards held when play started (who held High, Low, the jack)
+PS_TRICK_CARD = 8   # + seat: the seat's card in the trick being played, -1 if none yet
+PS_CAPTURED = 12    # + side: cards won in tricks
+PS_SCORE = 16       # + side: match score when play started (for players who look at it)
+PS_VOIDS = 20       # + seat: suits (bit 1 << suit) the seat has shown it lacks
+PS_TRUMP = 24
+PS_TURNUP = 25      # the turn-up that fixed trump (seen by everyone)
+PS_PLAYERS = 26
+PS_DEALER = 27
+PS_LEADER = 28      # seat that led the trick being played
+PS_TO_PLAY = 29     # seat to play next
+PS_LED = 30         # led suit, -1 when leading
+PS_BEST_CARD = 31   # card winning the trick so far, -1 when leading
+PS_BEST_SEAT = 32
+PS_TOP_TRUMP = 33   # highest trump in this trick, -1 if none
+PS_TRICK_MASK = 34  # cards in this trick
+PS_TRICK_NO = 35    # tricks completed
+PS_N_TRICKS = 36    # tricks in the deal
+PS_PLAYED = 37      # cards of completed tricks
+PS_JACK_CAPTOR = 38  # side that captured the jack of trump, -1
+PS_IN_PLAY = 39     # trumps held when play started
+PS_FORBID = 40      # 1: undertrumping forbidden (rules)
+PS_VOID_TRUMP = 41  # 1: void_play = trump (rules)
+N_STATE = 42
 
 # Policies, chosen per seat by an int kind and a float64 parameter row.
 K_RANDOM = 0

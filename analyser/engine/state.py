@@ -2,7 +2,7 @@
 
 The state is one int64 array laid out by the ``S_*`` constants of ``layout.py``:
 hands, trump, the trick so far by seat, leader, led suit, best card and seat, top
-trump, cards captured per side, the jack's captor, the cards each seat has played,
+trump, cards captured per side, the jack's captor, the cards each seat has played (``played_by``),
 the voids each seat has shown, the dealer and the scores. A search player copies a
 state (``copy_state`` or ``state.copy()``), tries a card with ``apply`` and plays
 on with ``playout``; the engine's own trick loop is ``playout`` too, so there is one
@@ -30,12 +30,12 @@ from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, po
 from .layout import (
     E_GAME_TOTALS, E_PLAY, E_POINTS, E_TRICK, I_EVENTS, I_OVERFLOW, I_WINNER, K_RANDOM, N_STATE, PS_BEST_CARD,
     PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED, PS_LEADER, PS_N_TRICKS,
-    PS_PLAYED, PS_PLAYED_BY, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
+    PS_PLAYED, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOID_TRUMP, PS_VOIDS, W_GAME, W_HANG_JACK, W_HIGH, W_JACK,
 )
 from .policies import choose_card
 
-assert N_STATE > PS_VOID_TRUMP and PS_VOIDS + 4 <= PS_TRUMP
+assert N_STATE == PS_VOID_TRUMP + 1 and PS_VOIDS + 4 == PS_TRUMP
 
 
 # --- the rules of one card ------------------------------------------------------
@@ -171,7 +171,6 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
         in_play |= h & tmask
         state[PS_HAND + s] = np.int64(h)
         state[PS_START + s] = np.int64(h)
-        state[PS_PLAYED_BY + s] = 0
         state[PS_TRICK_CARD + s] = -1
         state[PS_CAPTURED + s] = 0
         state[PS_SCORE + s] = scores[s]
@@ -217,43 +216,57 @@ def legal(state):
 
 
 @njit(cache=True, _nrt=False)
+def played_by(state, seat):
+    """Cards `seat` has played so far (held when play started, no longer held)."""
+    return np.uint64(state[PS_START + seat]) & ~np.uint64(state[PS_HAND + seat])
+
+
+@njit(cache=True, _nrt=False)
 def apply(state, card):
     """The seat to play plays `card` (a legal one); returns the trick's winner if it completed it, else -1."""
-    seat = state[PS_TO_PLAY]
-    n = state[PS_PLAYERS]
-    trump = state[PS_TRUMP]
-    b = bit(card)
-    state[PS_HAND + seat] = np.int64(np.uint64(state[PS_HAND + seat]) & ~b)
-    state[PS_PLAYED_BY + seat] |= np.int64(b)
+    return step(state, state[PS_TO_PLAY], card, state[PS_PLAYERS], state[PS_TRUMP], state[PS_LED],
+                state[PS_BEST_CARD], state[PS_BEST_SEAT], state[PS_TOP_TRUMP], state[PS_TRICK_MASK])[0]
+
+
+@njit(cache=True, inline="always")
+def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
+    """`apply`, with the trick's fields also passed in and returned (the state gets every one of them):
+    the hot loop keeps them in registers instead of reading back what it just stored.
+    Returns (winner or -1, led, best card, best seat, top trump, trick mask)."""
+    b = np.int64(bit(card))
+    state[PS_HAND + seat] &= ~b
     state[PS_TRICK_CARD + seat] = card
-    trick = np.uint64(state[PS_TRICK_MASK]) | b
-    state[PS_TRICK_MASK] = np.int64(trick)
+    trick |= b
+    state[PS_TRICK_MASK] = trick
     suit = card // 13
-    led = state[PS_LED]
     if led < 0:
-        state[PS_LED] = suit
+        led, best_card, best_seat = suit, card, seat
+        state[PS_LED] = led
         state[PS_BEST_CARD] = card
         state[PS_BEST_SEAT] = seat
     else:
-        if suit != led and suit != trump:  # a trump on a side-suit lead shows nothing (permissive trumping)
-            voids = state[PS_VOIDS + seat] | (1 << led)
-            if state[PS_VOID_TRUMP] and not (state[PS_FORBID] and state[PS_TOP_TRUMP] >= 0):
-                voids |= 1 << trump  # it would have had to trump
-            state[PS_VOIDS + seat] = voids
-        if beats(card, state[PS_BEST_CARD], led, trump):
+        # Not following shows a void in the led suit (a trump on a side-suit lead shows
+        # nothing: trumping is permissive); under void_play = trump, no trump it could
+        # play either. Branch-free: the condition is as good as random.
+        shown = np.int64((suit != led) & (suit != trump))
+        no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
+        state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump)
+        if beats(card, best_card, led, trump):
+            best_card, best_seat = card, seat
             state[PS_BEST_CARD] = card
             state[PS_BEST_SEAT] = seat
-    if suit == trump and card > state[PS_TOP_TRUMP]:
+    if suit == trump and card > top:
+        top = card
         state[PS_TOP_TRUMP] = card
-    if popcount(trick) < n:
+    if popcount(np.uint64(trick)) < n:
         state[PS_TO_PLAY] = seat + 1 if seat + 1 < n else 0
-        return -1
-    winner = state[PS_BEST_SEAT]
+        return -1, led, best_card, best_seat, top, trick
+    winner = best_seat
     wside = side_of(winner, n)
-    state[PS_CAPTURED + wside] |= np.int64(trick)
-    if trick & bit(trump * 13 + RANK_JACK):
+    state[PS_CAPTURED + wside] |= trick
+    if np.uint64(trick) & bit(trump * 13 + RANK_JACK):
         state[PS_JACK_CAPTOR] = wside
-    state[PS_PLAYED] |= np.int64(trick)
+    state[PS_PLAYED] |= trick
     state[PS_TRICK_NO] += 1
     state[PS_LEADER] = winner
     state[PS_TO_PLAY] = winner
@@ -264,23 +277,39 @@ def apply(state, card):
     state[PS_TRICK_MASK] = 0
     for s in range(n):
         state[PS_TRICK_CARD + s] = -1
-    return winner
+    return winner, -1, -1, -1, -1, np.int64(0)
 
 
 @njit(cache=True, _nrt=False)
 def playout(state, rules, kinds, params, rng, ev, info):
     """Play every remaining card with the seats' policies, writing play and trick events."""
-    while state[PS_TRICK_NO] < state[PS_N_TRICKS]:
-        seat = state[PS_TO_PLAY]
-        mask = legal(state)
-        if kinds[seat] == K_RANDOM:  # needs nothing else: spare the dispatch (this loop is the hot spot)
+    # The hot loop: what does not change during play, and the trick's fields, stay in
+    # registers (step stores them all), so the state is never read back here.
+    seat = state[PS_TO_PLAY]
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    forbid = state[PS_FORBID] != 0
+    void_trump = state[PS_VOID_TRUMP] != 0
+    led = state[PS_LED]
+    best_card = state[PS_BEST_CARD]
+    best_seat = state[PS_BEST_SEAT]
+    top = state[PS_TOP_TRUMP]
+    trick = state[PS_TRICK_MASK]
+    left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
+    for _ in range(left):
+        mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
+        if kinds[seat] == K_RANDOM:  # needs nothing else: spare the dispatch
             card = random_card(rng, mask)
         else:
             card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
         emit(ev, info, E_PLAY, seat, card, 0)
-        winner = apply(state, card)
+        winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
+                                                             best_seat, top, trick)
         if winner >= 0:
             emit(ev, info, E_TRICK, winner, 0, 0)
+            seat = winner
+        else:
+            seat = seat + 1 if seat + 1 < n else 0
 
 
 @njit(cache=True, _nrt=False)

@@ -28,7 +28,7 @@ test: $(STAMP)
 # needs cc, gcc or clang, else one line says it was skipped), figures also in runs/.
 bench: $(STAMP)
 	$(BIN)/allfours bench
-	$(BIN)/python -m analyser.bench_c --json-out runs/bench-against-c.json
+	$(BIN)/allfours bench --against-c
 
 # The reference edition under results/ (all presets; about a quarter of an hour on 2 cores).
 report: $(STAMP)

@@ -58,3 +58,23 @@ def test_the_text_shows_every_figure_and_ratio() -> None:
     for piece in ("2,500,000", "x0.80 of C", "x0.60 of C", "x0.32 of C", "x1.95 of 1 thread", "Some CPU",
                   "-O3 -march=native"):
         assert piece in text
+
+
+def test_bench_against_c_option_is_wired(monkeypatch):
+    """`allfours bench --against-c` prints run_against_c's figures (stubbed here: timing is never tested)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    import analyser.bench_c as bench_c
+    from analyser.cli import app
+
+    fake = {"available": False, "reason": "no C compiler (cc, gcc or clang) on PATH"}
+    calls = []
+    monkeypatch.setattr(bench_c, "run_against_c", lambda seconds, rounds: calls.append((seconds, rounds)) or fake)
+    result = CliRunner().invoke(app, ["bench", "--against-c", "--seconds", "0.5", "--rounds", "4", "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout) == fake and calls == [(0.5, 4)]
+    text = CliRunner().invoke(app, ["bench", "--against-c"])
+    assert text.exit_code == 0 and text.stdout.strip() == "C reference: " + fake["reason"]
+    bad = CliRunner().invoke(app, ["bench", "--against-c", "--players", "2"])
+    assert bad.exit_code == 2 and "--against-c measures the trinidad 4-player figures" in bad.stderr

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, build_rules
+from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, build_rules, fail
 
 
 def bench(
@@ -21,10 +21,25 @@ def bench(
     seconds: Annotated[
         float, typer.Option("--seconds", min=0.01, max=600, help="Seconds of play per figure.")
     ] = 3.0,
+    against_c: Annotated[bool, typer.Option(
+        "--against-c", help="Also compile a plain C reference (scripts/c_reference/) and measure it and the engine "
+                            "alternately: deals/s and ratios (trinidad, 4 players).")] = False,
+    rounds: Annotated[int, typer.Option(
+        "--rounds", min=1, max=50, help="With --against-c: alternating rounds (medians are reported).")] = 3,
     json_out: JsonOpt = False,
 ) -> None:
     """Measure whole deals per second (random with the eldest standing, and heuristic; trinidad by default)."""
     from ..bench import bench_table, run_bench
 
-    result = run_bench(threads or os.cpu_count() or 1, seconds, build_rules(rules, players, set_))
+    ruleset = build_rules(rules, players, set_)
+    if against_c:
+        from ..bench_c import against_c_text, run_against_c
+
+        if (ruleset.preset, ruleset.players) != ("trinidad", 4) or set_:
+            fail("--against-c measures the trinidad 4-player figures that the C reference plays: "
+                 "leave out --rules, --players and --set")
+        result = run_against_c(seconds, rounds)
+        typer.echo(json.dumps(result) if json_out else against_c_text(result))
+        return
+    result = run_bench(threads or os.cpu_count() or 1, seconds, ruleset)
     typer.echo(json.dumps(result) if json_out else bench_table(result))

@@ -283,8 +283,21 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
 @njit(cache=True, _nrt=False)
 def playout(state, rules, kinds, params, rng, ev, info):
     """Play every remaining card with the seats' policies, writing play and trick events."""
+    n = state[PS_PLAYERS]
+    all_random = True
+    for s in range(n):
+        all_random = all_random and kinds[s] == K_RANDOM
+    if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
+        play_cards(state, rules, kinds, params, rng, ev, info, False)
+    else:
+        play_cards(state, rules, kinds, params, rng, ev, info, True)
+
+
+@njit(cache=True, inline="always")
+def play_cards(state, rules, kinds, params, rng, ev, info, dispatch):
     # The hot loop: what does not change during play, and the trick's fields, stay in
-    # registers (step stores them all), so the state is never read back here.
+    # registers (step stores them all), so the state is never read back here. Inlined
+    # twice by playout: with `dispatch` False the policies' code is not in the loop.
     seat = state[PS_TO_PLAY]
     n = state[PS_PLAYERS]
     trump = state[PS_TRUMP]
@@ -298,10 +311,10 @@ def playout(state, rules, kinds, params, rng, ev, info):
     left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
     for _ in range(left):
         mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
-        if kinds[seat] == K_RANDOM:  # needs nothing else: spare the dispatch
-            card = random_card(rng, mask)
-        else:
+        if dispatch and kinds[seat] != K_RANDOM:
             card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
+        else:
+            card = random_card(rng, mask)
         emit(ev, info, E_PLAY, seat, card, 0)
         winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
                                                              best_seat, top, trick)

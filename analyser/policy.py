@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .analysis.vocabulary import ROLES
 from .errors import AllFoursError
 from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
@@ -44,7 +45,7 @@ PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
 TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
 # The options of each tuned table: flag 0, flag 1.
-TUNED_CHOICES = {"eldest": ("stand", "beg"), "dealer": ("run", "give")}
+TUNED_CHOICES = {role.name: role.options for role in ROLES}
 
 
 def parse_policy(spec: str) -> tuple[int, np.ndarray]:
@@ -117,9 +118,9 @@ def tuned_tables(kind: int, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def tuned_document(row: np.ndarray, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The contents of tuned.json for a tuned row (classes with flag -1 are left out)."""
     tables: dict[str, dict[str, str]] = {}
-    for role, start in (("eldest", T_BEG), ("dealer", T_GIVE)):
-        names = TUNED_CHOICES[role]
-        tables[role] = {class_key(c): names[int(row[start + c] > 0.5)] for c in possible_classes() if row[start + c] >= 0}
+    for role in ROLES:
+        tables[role.name] = {class_key(c): role.options[int(row[role.table + c] > 0.5)] for c in possible_classes()
+                             if row[role.table + c] >= 0}
     heuristic = {name: float(row[index]) for name, (index, _) in HEURISTIC_PARAMS.items()}
     return {"format": TUNED_FORMAT, **(extra or {}), "heuristic": heuristic, **tables}
 
@@ -145,11 +146,11 @@ def read_tuned(where: str) -> np.ndarray:
             if name not in HEURISTIC_PARAMS:
                 raise PolicyError(f"tuned:{where}: unknown heuristic parameter {name!r} in {file}")
             row[HEURISTIC_PARAMS[name][0]] = float(value)
-        for role, start in (("eldest", T_BEG), ("dealer", T_GIVE)):
-            for key, choice in (doc.get(role) or {}).items():
-                if key not in codes or choice not in TUNED_CHOICES[role]:
-                    raise PolicyError(f"tuned:{where}: bad {role} entry {key!r}: {choice!r} in {file}")
-                row[start + codes[key]] = float(TUNED_CHOICES[role].index(choice))
+        for role in ROLES:
+            for key, choice in (doc.get(role.name) or {}).items():
+                if key not in codes or choice not in role.options:
+                    raise PolicyError(f"tuned:{where}: bad {role.name} entry {key!r}: {choice!r} in {file}")
+                row[role.table + codes[key]] = float(role.options.index(choice))
     except (AttributeError, TypeError, ValueError) as err:
         if isinstance(err, PolicyError):
             raise

@@ -10,9 +10,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.strategy import (
-    CHART_FILE, class_sums, read_run, round_gain, round_table, run_strategy, side_scores,
-)
+from analyser.analysis.strategy import class_sums, read_run, round_gain, round_table, run_strategy, side_scores
+from analyser.analysis.vocabulary import ROLES
 from analyser.analysis.whatif import make_situation, run_batch
 from analyser.cli import app
 from analyser.engine.decisions import (
@@ -121,7 +120,7 @@ def test_a_tiny_run_writes_every_file_with_the_documented_columns(tmp_path: Path
     res = strategy_run(tmp_path, "one", threads=1)
     out = tmp_path / "one"
     for name in ("meta.json", "eldest.parquet", "eldest.csv", "dealer.parquet", "dealer.csv", "rounds.csv",
-                 "tuned.json", *CHART_FILE.values()):
+                 "tuned.json", "beg-minus-stand.png", "give-minus-run.png", *(r.chart_file for r in ROLES)):
         assert (out / name).stat().st_size > 0, name
     for role in ("eldest", "dealer"):
         frame = pd.read_parquet(out / f"{role}.parquet")

@@ -56,6 +56,7 @@ from ..policy import PolicyError, seat_policies
 from ..rules import RuleSet
 from .stats import Z95
 from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
+from .vocabulary import DEALER, ELDEST, ROLE
 
 DEFAULT_DEALS = 500_000
 BOOTSTRAP_DRAWS = 4000
@@ -210,10 +211,10 @@ def claim_zero_trump(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
         "eldest-zero-trump-begs-70-80", "With no trump support, the eldest should beg 70-80% of the time.",
         f"{SOURCE}: \"la mano mayor con 0 apoyo de triunfo deberia pedir el 70-80 % de las veces\"",
         "share of the eldest's hands without trump (weighted by frequency, over 108 side-suit sub-classes) whose "
-        "mean beg - stand net points is positive; CI by parametric bootstrap over the sub-class estimates; "
+        f"mean {ELDEST.diff} net points is positive; CI by parametric bootstrap over the sub-class estimates; "
         f"supported if the CI lies inside [{lo:.0%}, {hi:.0%}], contradicted if wholly outside",
         share, ci, verdict_within(ci, lo, hi), total, "share of hands",
-        {"beg_minus_stand": estimate_dict(mean, se, total),
+        {ELDEST.diff_key: estimate_dict(mean, se, total),
          "zero_trump_share_of_deals": total / max(1, int(counts[CT_DEALS])),
          "subclasses_sampled": int((n > 0).sum()),
          "share_in_separated_subclasses": float(n[separated].sum() / max(1, n.sum()))})
@@ -232,7 +233,7 @@ def claim_missing_ace_or_jack(sums: np.ndarray, rng: np.random.Generator) -> Cla
     return Claim(
         "eldest-beg-missing-ace-or-jack", "Beg when missing the ace or the jack of trump.",
         f"{SOURCE}: \"Pida agresivamente cuando le falte el As o la Jota de triunfo\"",
-        "mean beg - stand net points over the eldest's hands holding trump but not both the ace and the jack of "
+        f"mean {ELDEST.diff} net points over the eldest's hands holding trump but not both the ace and the jack of "
         "trump (frequency-weighted); supported if the CI is above 0, contradicted if below",
         mean, ci, verdict_positive(ci), total, "net points per deal",
         {"share_where_beg_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
@@ -250,7 +251,7 @@ def claim_run_strong_side(sums: np.ndarray, rng: np.random.Generator) -> Claim:
         "dealer-run-strong-side-suit", "As dealer, refuse the beg and run when strong in a non-trump suit.",
         f"{SOURCE}: \"Como repartidor, rechace la peticion y corra las cartas cuando su mano sea fuerte en un palo "
         "que no es triunfo\"",
-        "mean run - give net points over the dealer's hands facing a beg with a strong side suit (3+ cards of a "
+        f"mean {DEALER.option0} - {DEALER.option1} net points over the dealer's hands facing a beg with a strong side suit (3+ cards of a "
         "non-trump suit including its ace or ten); supported if the CI is above 0, contradicted if below",
         mean, ci, verdict_positive(ci), total, "net points per deal",
         {"share_where_run_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
@@ -269,7 +270,7 @@ def claim_give_strong(sums: np.ndarray, rng: np.random.Generator) -> Claim:
     return Claim(
         "dealer-give-when-strong", "Giving one is often wise when the dealer's hand is strong.",
         f"{SOURCE}: \"Regalo ... Suele ser la eleccion mas inteligente cuando la mano del repartidor es fuerte\"",
-        f"mean give - run net points over the dealer's hands facing a beg with trump strength >= {GIVE_STRENGTH} "
+        f"mean {DEALER.diff} net points over the dealer's hands facing a beg with trump strength >= {GIVE_STRENGTH} "
         "(trumps, the ace and the jack of trump counting twice); supported if the CI is above 0, contradicted if "
         "below; 'often': the share of such hands (by hand class and strong-side flag) where giving is better",
         mean, ci, verdict_positive(ci), total, "net points per deal",
@@ -302,7 +303,7 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
     mean, se = mean_se(s[:, CS_D], s[:, CS_DD], s[:, CS_N])
     return pd.DataFrame({"role": role, "class_code": codes, "class_key": [advice_class_key(role, c) for c in codes],
                          "n": sums[codes, CS_N], "share": sums[codes, CS_N] / max(1, int(counts[CT_TRIES])),
-                         "diff": "beg - stand" if role == "eldest" else "give - run", "diff_mean": mean,
+                         "diff": ROLE[role].diff, "diff_mean": mean,
                          "diff_se": se, "diff_ci_lo": mean - Z95 * se, "diff_ci_hi": mean + Z95 * se})
 
 

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from .equity import EquityTable
 from .stats import Z95, running_estimates
+from .vocabulary import ROLE
 
 
 def _save(fig: Figure, path: Path) -> Path:
@@ -102,7 +103,7 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     CI includes 0); classes no hand
     can have are blank, classes the sample never met say "no deals". The colour map is
     diverging and centred at 0 (blue: option 1 better, red: option 0 better)."""
-    diff = "beg - stand" if role == "eldest" else "give - run"
+    diff = ROLE[role].diff
     values = np.full((len(CLASS_ROWS), len(CLASS_COLUMNS)), np.nan)
     fig = Figure(figsize=(10.5, 5.2))
     ax = fig.add_subplot()

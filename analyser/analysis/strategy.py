@@ -64,7 +64,7 @@ from .. import __version__
 from ..engine.bits import rng_state
 from ..engine.decisions import (
     CLASSING_HAND, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_D_POLICY_B, CS_DD, CS_DD_POLICY_B, CS_N, CS_POLICY_B, CT_DEALS,
-    CT_KICK_ENDED, CT_TRIES, N_CLASS_SUMS, N_COUNTS, ROLE_DEALER, ROLE_ELDEST, n_classes, paired_class_sums,
+    CT_KICK_ENDED, CT_TRIES, N_CLASS_SUMS, N_COUNTS, n_classes, paired_class_sums,
 )
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, P_BEG, P_GIVE
@@ -73,12 +73,10 @@ from ..policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tune
 from ..rules import RuleSet
 from . import AnalysisError
 from .stats import Z95
+from .vocabulary import ROLE, ROLE_NAMES
 
 STRATEGY_FORMAT = "allfours-strategy/1"
-ROLES = ("eldest", "dealer")
-OPTIONS = {"eldest": ("stand", "beg"), "dealer": ("run", "give")}  # option 0, option 1; diff = 1 - 0
-DIFF_NAME = {"eldest": "beg - stand", "dealer": "give - run"}
-CHART_FILE = {"eldest": "beg-minus-stand.png", "dealer": "give-minus-run.png"}
+ROLES = ROLE_NAMES  # the options, their difference and the chart's file: vocabulary.ROLE[role]
 CHUNK_DEALS = 10_000
 DEFAULT_DEALS = 1_000_000
 DEFAULT_ROUNDS = 4
@@ -125,7 +123,7 @@ def class_sums(rules: RuleSet, role: str, scores: np.ndarray, kinds: np.ndarray,
         np.add(total_counts, result[1], out=total_counts)
 
     rules_array = rules.as_array()
-    kernel_role = {"eldest": ROLE_ELDEST, "dealer": ROLE_DEALER}[role]
+    kernel_role = ROLE[role].kernel
     tasks = (Task(f"{role}-{stream}-{k:05d}", (rules_array, kernel_role, scores, kinds, params, classing, seed,
                                                 stream, k, min(chunk_deals, deals - lo)), min(chunk_deals, deals - lo))
              for k, lo in enumerate(range(0, deals, chunk_deals)))
@@ -148,7 +146,7 @@ def mean_se(total: np.ndarray, squares: np.ndarray, n: np.ndarray) -> tuple[np.n
 
 def round_table(sums: np.ndarray, counts: np.ndarray, role: str, round_no: int) -> pd.DataFrame:
     """The per-class table of one round (every possible hand class, sampled or not)."""
-    a_name, b_name = OPTIONS[role]
+    a_name, b_name = ROLE[role].options
     codes = possible_classes()
     s = sums[codes].astype(np.float64)
     n = sums[codes, CS_N]
@@ -175,7 +173,7 @@ def round_table(sums: np.ndarray, counts: np.ndarray, role: str, round_no: int) 
 
 def round_gain(sums: np.ndarray, table: pd.DataFrame, role: str) -> tuple[float, float, float, float]:
     """(gain mean, gain SE, value of the current policy, value of the new choices) per decision deal."""
-    b_name = OPTIONS[role][1]
+    b_name = ROLE[role].option1
     codes = table["class_code"].to_numpy()
     s = sums[codes].astype(np.float64)
     new_b = (table["recommend"] == b_name).to_numpy()
@@ -304,7 +302,7 @@ def run_strategy(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
         changed = table[table["changed"]]["class_key"].tolist()
         sampled = table["n"].to_numpy() > 0
         flags = tables[role]
-        flags[table["class_code"].to_numpy()[sampled]] = (table["recommend"] == OPTIONS[role][1]).to_numpy()[sampled]
+        flags[table["class_code"].to_numpy()[sampled]] = (table["recommend"] == ROLE[role].option1).to_numpy()[sampled]
         frames[role].append(table)
         summary.append({
             "round": r + 1, "role": role, "deals": int(counts[CT_DEALS]), "tries": int(counts[CT_TRIES]),
@@ -359,8 +357,8 @@ def write_run(result: StrategyResult, out_dir: Path) -> Path:
         if len(final):
             r = result.rules
             class_difference_heatmap(
-                final, role, out_dir / CHART_FILE[role],
-                f"{DIFF_NAME[role]} by {role}'s hand class: {r.preset}, {r.players} players, score "
+                final, role, out_dir / ROLE[role].chart_file,
+                f"{ROLE[role].diff} by {role}'s hand class: {r.preset}, {r.players} players, score "
                 f"{':'.join(map(str, result.score))}, round {int(final['round'].iloc[0])}, "
                 f"{result.deals:,} decision deals per round, seed {result.seed}")
     (out_dir / "meta.json").write_text(json.dumps(result.meta(), indent=1) + "\n", encoding="utf-8")

@@ -43,10 +43,12 @@ from ..rules import KICKS, RuleSet
 from . import AnalysisError
 from .equity import EquityTable
 from .stats import Estimate, estimate, paired_difference, prob_better, separated
+from .vocabulary import DEALER, ELDEST, ROLE_NAMES
 
-SEATS = ("eldest", "dealer")
-# Options per deciding seat: (name, force_beg, force_give); -1 leaves it to the policy.
-OPTIONS = {"eldest": (("stand", 0, -1), ("beg", 1, -1)), "dealer": (("give", 1, 1), ("run", 1, 0))}
+SEATS = ROLE_NAMES
+# Options per deciding seat, in the order shown: (name, force_beg, force_give); -1 leaves it to the policy.
+OPTIONS = {role.name: tuple((role.options[flag], *role.forces(flag)) for flag in order)
+           for role, order in ((ELDEST, (0, 1)), (DEALER, (1, 0)))}
 MEASURES = ("win", "points")
 WIN_BY = ("table", "playout")
 BATCH = 2000

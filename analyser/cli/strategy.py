@@ -8,21 +8,22 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..analysis.strategy import DEFAULT_DEALS, DEFAULT_ROUNDS, DIFF_NAME, OPTIONS, StrategyResult
+from ..analysis.strategy import DEFAULT_DEALS, DEFAULT_ROUNDS, StrategyResult
+from ..analysis.vocabulary import ROLE
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    build_rules, file_errors, progress_bar,
+    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
 )
 
 
 def format_role(res: StrategyResult, role: str) -> str:
-    a, b = OPTIONS[role]
+    a, b = ROLE[role].options
     table = res.final(role)
     if not len(table):
         return f"{role}: no round"
     lines = [f"{role.capitalize()}: {a} or {b} (round {int(table['round'].iloc[0])}); net points per deal, the "
              f"{role}'s side minus the others; ? = the 95% CI includes 0",
-             f"{'class':<11} {'n':>9} {'share':>7} {a:>7} {b:>7} {DIFF_NAME[role]:>11}  {'95% CI':<17} recommend"]
+             f"{'class':<11} {'n':>9} {'share':>7} {a:>7} {b:>7} {ROLE[role].diff:>11}  {'95% CI':<17} recommend"]
     for rec in table.itertuples(index=False):
         rd = rec._asdict()
         if rec.n == 0:
@@ -35,10 +36,21 @@ def format_role(res: StrategyResult, role: str) -> str:
     return "\n".join(lines)
 
 
+def class_legend(res: StrategyResult) -> list[str]:
+    """The legend of the class codes the tables show: how to read them, then each one in words."""
+    from ..hand_text import KEY, class_words
+
+    shown = [key for role in ("eldest", "dealer") for key, n in zip(res.final(role)["class_key"], res.final(role)["n"])
+             if n > 0]
+    width = max((len(k) for k in shown), default=0)
+    return [KEY[0].upper() + KEY[1:] + ":"] + [f"  {key:<{width}} = {class_words(key)}"
+                                                for key in dict.fromkeys(shown)] + [""]
+
+
 def format_result(res: StrategyResult) -> str:
     r = res.rules
-    lines = [f"Strategy: {r.preset}, {r.players} players, score {':'.join(map(str, res.score))} (eldest's side "
-             f"first), starting policy {res.policy}; {res.deals:,} decision deals per round, seed {res.seed}",
+    lines = [f"Strategy: {r.preset}, {r.players} players, {score_text(res.score)}, "
+             f"starting policy {res.policy}; {res.deals:,} decision deals per round, seed {res.seed}",
              f"{'round':<6}{'role':<8}{'deals':>11} {'changed':>8}  {'gain per decision deal [95% CI]':<36}classes changed"]
     for rec in res.rounds.itertuples(index=False):
         lines.append(f"{rec.round:<6}{rec.role:<8}{rec.deals:>11,} {rec.classes_changed:>8}  "
@@ -46,6 +58,7 @@ def format_result(res: StrategyResult) -> str:
     done = len(res.rounds)
     lines.append(f"stopped: {'no recommendation changed in round ' + str(done) if res.converged else f'after {done} rounds (--rounds)'}")
     lines += ["", format_role(res, "eldest"), "", format_role(res, "dealer"), ""]
+    lines += class_legend(res)
     lines.append(f"{int(res.rounds['deals'].sum()):,} paired decision deals (each played both ways) in "
                  f"{res.seconds:.1f} s: {res.deals_per_s:,.0f} deals/s")
     if res.out_dir is not None:
@@ -72,9 +85,13 @@ def strategy(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Stand or beg, give or run, for every hand class: tables, tuned policy and charts in a run folder."""
+    """Stand or beg, give or run, for every hand class: tables, tuned policy and charts in a run folder.
+
+    An existing run folder is refused unless --force.
+    """
     from ..analysis.strategy import check_base_policy, default_out_dir, parse_side_score, run_strategy
     from ..executor import check_options, open_executor
 
@@ -83,6 +100,8 @@ def strategy(
     check_base_policy(policy)
     parsed = parse_side_score(score, ruleset) if score is not None else None
     out_dir = out if out is not None else default_out_dir(ruleset, seed)
+    check_output(out_dir, "--out", folder=True, force=force)
+    announce_engine()
     with (open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", deals * rounds) as bar,
           file_errors(out_dir)):
         res = run_strategy(ruleset, policy, deals, seed, rounds, parsed, out_dir, executor=executor,

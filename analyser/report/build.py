@@ -29,14 +29,13 @@ from .. import __version__
 from ..analysis.advice import check_advice
 from ..analysis.equity import EquityTable, equity_table
 from ..analysis.strategy import run_strategy
+from ..analysis.vocabulary import ROLE, ROLE_NAMES
 from ..executor import Executor
 from ..rules import RuleSet
 from .charts import score_shift_chart, tournament_chart
 from .document import Document
 from .sections import Pairing, player_strength, score_shifts
 from .thumb import rules_of_thumb
-
-ROLE_TITLES = {"eldest": ("stand", "beg"), "dealer": ("run", "give")}
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
 
 def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
     """The final strategy table as printed: one row per hand class met."""
-    a, b = ("stand", "beg") if role == "eldest" else ("run", "give")
+    a, b = ROLE[role].options
     rows = final[final["n"] > 0]
     return pd.DataFrame({
         "hand class": rows["class_key"],
@@ -118,12 +117,12 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                   "\"?\" in the tables is too close to call with this many deals; its rule is the better mean.")
     doc.bullets([f"**Eldest:** {thumbs['eldest']}", f"**Dealer, when the eldest begs:** {thumbs['dealer']}"])
 
-    for role in ("eldest", "dealer"):
-        a, b = ROLE_TITLES[role]
+    for role in ROLE_NAMES:
+        a, b = ROLE[role].options
         final = strategy.final(role)
         view = class_view(final, role)
         path = save_table(view, out, f"{role}-classes")
-        chart = f"strategy/{'beg-minus-stand' if role == 'eldest' else 'give-minus-run'}.png"
+        chart = f"strategy/{ROLE[role].chart_file}"
         doc.heading("The eldest: stand or beg?" if role == "eldest" else "The dealer: run the cards or give one?")
         doc.paragraph(_role_text(role, strategy))
         doc.image(chart, f"{b} minus {a}, net points per deal, by the {role}'s hand class (± 95% CI half-width)")
@@ -216,7 +215,7 @@ def _introduction(doc: Document, rules: RuleSet, policy: str, deals: int, seed: 
 
 def _role_text(role: str, strategy: Any) -> str:
     final = strategy.final(role)
-    a, b = ROLE_TITLES[role]
+    a, b = ROLE[role].options
     share = final.loc[final["recommend"] == b, "share"].sum() / max(final["share"].sum(), 1e-12)
     sure = int((~final["ci_includes_zero"] & (final["n"] > 0)).sum())
     met = int((final["n"] > 0).sum())

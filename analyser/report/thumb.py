@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..analysis.vocabulary import DEALER, ELDEST
+
 GROUPS = ("T0", "T1", "T2", "T3", "T4+")
 FLAG_NAMES = {"A": "the ace", "J": "the jack", "lo": "a low trump (2 to 5)"}
 # Candidate descriptions of a set of classes, tried in order: (words, test on the class's flags).
@@ -91,4 +93,4 @@ def describe(table: pd.DataFrame, a: str, b: str) -> str:
 
 
 def rules_of_thumb(eldest: pd.DataFrame, dealer: pd.DataFrame) -> dict[str, str]:
-    return {"eldest": describe(eldest, "stand", "beg"), "dealer": describe(dealer, "run", "give")}
+    return {"eldest": describe(eldest, *ELDEST.options), "dealer": describe(dealer, *DEALER.options)}

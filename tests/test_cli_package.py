@@ -17,7 +17,8 @@ from analyser.policy import PolicyError
 
 GOLDEN = Path(__file__).parent / "golden" / "help"
 # In the order of the top-level help; "" is the top level itself (stored as allfours.txt).
-COMMANDS = ["simulate", "replay", "tournament", "bench", "equity", "whatif", "strategy", "check-advice", "report"]
+COMMANDS = ["simulate", "replay", "tournament", "bench", "equity", "whatif", "strategy", "equilibrium",
+            "check-advice", "report"]
 # `tournament` is to gain these options (the stored copy will be updated then).
 PENDING = {"tournament": {"--threads", "--scheduler", "--cluster"}}
 

@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..errors import AllFoursError
-from . import advice, bench, equity, replay, report, simulate, strategy, tournament, whatif
+from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -70,6 +70,7 @@ app.command("bench")(bench.bench)
 app.command("equity")(equity.equity)
 app.command("whatif")(whatif.whatif)
 app.command("strategy")(strategy.strategy)
+app.command("equilibrium")(equilibrium.equilibrium)
 app.command("check-advice")(advice.check_advice)
 app.command("report")(report.report)
 

@@ -1,0 +1,125 @@
+"""``allfours equilibrium``: stand/beg and give/run as an equilibrium of the bidding game, with its exploitability."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult
+from ..analysis.equity import DEFAULT_DIR
+from .options import (
+    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    build_rules, file_errors, progress_bar,
+)
+
+
+def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
+    key = "p_beg" if role == "eldest" else "p_give"
+    lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
+             f"{'class':<11} {'deals':>10} {key:>7}  {'95% CI':<15} {'heuristic':>9}  action"]
+    for r in rows:
+        lines.append(f"{r['class']:<11} {r['deals']:>10,} {r[key]:>7.3f}  [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
+                     f"{'':<3} {r['heuristic_' + key]:>9.2f}  {r['action']}")
+    return lines
+
+
+def format_result(res: EquilibriumResult) -> str:
+    doc = res.to_json()
+    r = res.rules
+    unit = "match-win probability" if res.measure != "net points" else "net points per decision deal"
+    lo, hi = doc["value_ci95"]
+    lines = [f"Bidding equilibrium: {r.preset}, {r.players} players, score {':'.join(map(str, res.score))} "
+             f"(eldest's side first), play {res.play}, classes {res.scheme}; {res.deals:,} decision deals, "
+             f"seed {res.seed}",
+             f"payoff: the eldest's side's {unit}; solved by {doc['method']}",
+             f"value {res.value[0]:+.4f}, 95% CI [{lo:+.4f}, {hi:+.4f}] ({doc['bootstrap']['resamples']} bootstrap "
+             f"resamples of {doc['bootstrap']['chunks']} chunks)"]
+    if "dealer_value" in doc:
+        dlo, dhi = doc["dealer_value_ci95"]
+        last = doc["cfr"]["gains"][-1]
+        lines.append(f"dealer's own value {doc['dealer_value']:+.4f}, 95% CI [{dlo:+.4f}, {dhi:+.4f}]; after "
+                     f"{last['iteration']:,} CFR+ iterations the eldest gains {last['eldest_gain']:.2e} by deviating, "
+                     f"the dealer {last['dealer_gain']:.2e}")
+    lines += [""] + format_classes(doc["eldest"], "eldest") + [""] + format_classes(doc["dealer"], "dealer") + [""]
+    lines.append("Exploitability: what each side gains by a best response to the other, per decision deal")
+    for name, ex in doc["exploitability"].items():
+        if ex is None:
+            lines.append(f"  {name:<12} - (give --tuned RUN_DIR)")
+        else:
+            lines.append(f"  {name:<12} {ex['exact']:.6f} (eldest {ex['eldest_gain']:.6f}, dealer "
+                         f"{ex['dealer_gain']:.6f}); its value {ex['value']:+.4f}")
+    unsettled = doc["unsettled"]
+    names = [f"eldest {c}" for c in unsettled["eldest"]] + [f"dealer {c}" for c in unsettled["dealer"]]
+    lines.append("not settled by the sample (95% CI not within 0.05 of a pure action): "
+                 + (", ".join(names) if names else "none"))
+    s = doc["seconds"]
+    lines.append(f"{res.deals:,} deals played three ways in {s['tensor']:.1f} s "
+                 f"({res.deals / max(s['tensor'], 1e-9):,.0f} deals/s); solve {s['solve']:.3f} s; "
+                 f"bootstrap {s['bootstrap']:.1f} s")
+    if doc["tensor"]:
+        lines.append(f"tensor: {doc['tensor']} (and .csv); strategies: {res.out_dir}/eldest.csv, dealer.csv, "
+                     "equilibrium.json")
+    return "\n".join(lines)
+
+
+def equilibrium(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    score: ScoreOpt = None,
+    classes: Annotated[str, typer.Option("--classes", help="Class scheme of both players' hands: coarse (the "
+                                                           "hand classes T0 .. T4+:A,J,lo).")] = "coarse",
+    play: Annotated[str, typer.Option("--play", help="Policy of every seat after the bidding (heuristic, random, "
+                                                     "tuned:RUN_DIR, NAME:key=value).")] = "heuristic",
+    deals: Annotated[int, typer.Option("--deals", min=100, max=1_000_000_000,
+                                       help="Decision deals, each played three ways.")] = DEFAULT_DEALS,
+    seed: SeedOpt = 1,
+    out: Annotated[Path, typer.Option("--out", help="Run folder: tensor.parquet/.csv, eldest.csv, dealer.csv, "
+                                                    "equilibrium.json.")] = ...,  # type: ignore[assignment]
+    force: Annotated[bool, typer.Option("--force", help="Write into --out even if it is not empty.")] = False,
+    tuned: Annotated[Optional[str], typer.Option(
+        "--tuned", metavar="RUN_DIR", help="Also the exploitability of this strategy run's tables.")] = None,
+    resamples: Annotated[int, typer.Option("--resamples", min=1, max=100_000,
+                                           help="Bootstrap re-solves for the 95% CIs.")] = DEFAULT_RESAMPLES,
+    equity_dir: Annotated[Path, typer.Option("--equity-dir", help="Where equity tables are cached (with "
+                                                                  "--score).")] = DEFAULT_DIR,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The bidding game's equilibrium by hand class (LP with two sides), its value and exploitability."""
+    from ..analysis.equilibrium import check_inputs, check_out_dir, run_equilibrium
+    from ..analysis.equity import cached_table, equity_table
+    from ..analysis.strategy import parse_side_score
+    from ..executor import check_options, open_executor
+    from ..policy import parse_policy, read_tuned
+
+    ruleset = build_rules(rules, players, set_)
+    check_options(threads, scheduler, cluster)
+    parse_policy(play)
+    parsed = parse_side_score(score, ruleset) if score is not None else None
+    check_inputs(ruleset, classes, parsed)
+    if tuned is not None:
+        read_tuned(tuned)
+    check_out_dir(out, force)
+    table = None
+    if parsed is not None:
+        with file_errors(equity_dir):
+            found = cached_table(ruleset, play, equity_dir)
+            if found is None:
+                typer.echo(f"no equity table for these rules, policy and engine in {equity_dir}: estimating one "
+                           "(once; see `allfours equity`)", err=True)
+                with progress_bar("equity table", ruleset.target ** 2) as bar:
+                    table, _, _ = equity_table(ruleset, play, out_dir=equity_dir, progress=bar.advance,
+                                               threads=threads)
+            else:
+                table = found[0]
+    with (open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", deals) as bar,
+          file_errors(out)):
+        res = run_equilibrium(ruleset, play, deals, seed, classes, parsed, table, tuned, resamples, out,
+                              executor=executor, progress=bar.advance)
+    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))

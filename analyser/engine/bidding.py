@@ -1,0 +1,247 @@
+"""The bidding game's payoff tensor: every deal played three ways, summed by both players' hand classes.
+
+The eldest, seeing its hand class and the turn-up, stands or begs; the dealer, seeing its
+own hand class and knowing the eldest begged, gives one or runs. Everything after is the
+play policy's. ``payoff_tensor`` samples deals from the natural distribution (a uniformly
+shuffled deck, dealt by the last seat, so the eldest is seat 0 and the dealer seat n - 1)
+at one score before the deal, and plays each deal three times from the same deck and
+copies of the same card and choice streams (common random numbers): stand, beg -> give,
+beg -> run (the first decisions forced through ``deal.play_line_in``'s force_beg and
+force_give). A deal whose first turn-up kick ends the match has no decision and is skipped.
+
+Payoff of a line for the eldest's side (``measure``): MEASURE_POINTS, its net points
+(its points minus all other sides' together, without the first turn-up's kick, which came
+before the decision: ``decisions.net_points``); MEASURE_WIN, its match-win probability
+(1/0 if the line ended the match, else the two-side equity table at the new score, as
+``decisions.equity_of``). With 3 players (each alone: not zero-sum) the dealer's own net
+points are summed too.
+
+tensor[e, d, TS_*] (float64; e the eldest's class, d the dealer's, both by ``bid_class``)
+gets the deal count, the sums and sums of squares of each line's payoff, and how often the
+reference policy (``ref_kind``/``ref_params``: the heuristic) would beg with the eldest's
+hand and give with the dealer's (decided with ``ref_rng``, so recording never shifts the
+paired streams). Net points are whole numbers, so their sums are exact in any order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import R_KICK, R_PLAYERS, R_TARGET
+from .bits import bit, rand_below, side_of
+from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
+from .decisions import copy_words, equity_of, jump_in, net_points
+from .evaluator import N_HAND_CLASSES, hand_class_code
+from .layout import I_WINNER, N_INFO, N_STATE, N_WHY
+from .policies import decide_beg, decide_give
+
+# Class schemes (how a hand is classed for the bidding game).
+SCHEME_COARSE = 0  # the hand class code (evaluator.hand_class_code): 33 codes, 28 possible
+SCHEME_CLASSES = (N_HAND_CLASSES,)  # codes per scheme
+
+MEASURE_POINTS = 0
+MEASURE_WIN = 1
+
+# Lines, in the order they are played and stored: stand (force_beg 0), beg -> give (1, 1), beg -> run (1, 0).
+LINE_STAND, LINE_GIVE, LINE_RUN = range(3)
+LINES = ("stand", "give", "run")
+
+# Accumulators of tensor[e, d, :].
+TS_N = 0                     # deals
+TS_SUM = 1                   # + line: sum of the eldest's side's payoff
+TS_SQ = 4                    # + line: sum of its squares
+TS_REF_BEG = 7               # deals where the reference policy begs with the eldest's hand
+TS_REF_GIVE = 8              # ... gives with the dealer's hand (asked on every deal: it depends on the hand only)
+TS_DEALER_SUM = 9            # + line: the dealer's own net points (3 players; else left 0)
+TS_DEALER_SQ = 12            # + line: their squares
+N_TS = 15
+
+# Counts (int64 `counts`): deck samples, samples whose first kick ended the match, deals played.
+BC_TRIES, BC_KICK_ENDED, BC_DEALS = range(3)
+N_BC = 3
+
+
+@njit(cache=True, _nrt=False)
+def bid_class(scheme, hand, trump):
+    """The class of `hand` for `trump` under `scheme` (SCHEME_*)."""
+    return hand_class_code(hand, trump)
+
+
+@njit(cache=True, nogil=True)
+def payoff_tensor(rules, scores, kinds, params, ref_kind, ref_params, measure, equity, scheme, deck_rng, rng,
+                  ref_rng, n_deals, max_tries, tensor, counts):
+    """payoff_tensor_in with its scratch space allocated here (once per call); returns deals done."""
+    ev = np.zeros((0, 4), dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    line_deck = np.empty(52, dtype=np.int64)
+    sc = np.zeros(4, dtype=np.int64)
+    seen = np.zeros(4, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    state = np.zeros(N_STATE, dtype=np.int64)
+    streams = np.zeros((5, 4), dtype=np.uint64)
+    values = np.zeros(6, dtype=np.float64)
+    return payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure, equity, scheme, deck_rng,
+                            rng, ref_rng, n_deals, max_tries, tensor, counts, ev, deck, line_deck, sc, seen, info, pts,
+                            work, state, streams, values)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure, equity, scheme, deck_rng, rng,
+                     ref_rng, n_deals, max_tries, tensor, counts, ev, deck, line_deck, sc, seen, info, pts, work,
+                     state, streams, values):
+    """Play `n_deals` decision deals three ways each, adding to `tensor` (module docstring).
+
+    scores: int64[4] by side before the deal (the turn-up's kick not yet added); equity:
+    float64[T, T] (MEASURE_WIN only) P(the dealer's side wins | its score, the other's).
+    Stops after `max_tries` deck samples; counts[BC_*] += what happened; returns deals done.
+    """
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    dealer = n - 1
+    eldest = 0
+    dside = side_of(dealer, n)
+    eside = side_of(eldest, n)
+    turnup_pos = HAND_SIZE * n
+    target = rules[R_TARGET]
+    three = n == 3
+    deal_deck_rng = streams[0]
+    deal_rng = streams[1]
+    dr = streams[2]
+    r = streams[3]
+    tmp = streams[4]
+    done = 0
+    while done < n_deals and counts[BC_TRIES] < max_tries:
+        counts[BC_TRIES] += 1
+        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
+            j = rand_below(deck_rng, i + 1)
+            c = deck[i]
+            deck[i] = deck[j]
+            deck[j] = c
+        turnup = deck[turnup_pos]
+        trump = turnup // 13
+        kick = kick_points(rules[R_KICK], turnup)
+        if scores[dside] + kick >= target:
+            counts[BC_KICK_ENDED] += 1
+            continue
+        for s in range(4):  # the decisions are taken after the kick is scored
+            seen[s] = scores[s]
+        seen[dside] += kick
+        eldest_hand = np.uint64(0)
+        for p in range(HAND_SIZE):
+            eldest_hand |= bit(deck[p])
+        dealer_hand = np.uint64(0)
+        for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
+            dealer_hand |= bit(deck[p])
+        e = bid_class(scheme, eldest_hand, trump)
+        d = bid_class(scheme, dealer_hand, trump)
+        ref_beg = decide_beg(ref_kind, ref_params, eldest_hand, turnup, eldest, dealer, seen, rules, ref_rng)
+        ref_give = decide_give(ref_kind, ref_params, dealer_hand, turnup, dealer, dealer, seen, rules, ref_rng)
+        copy_words(deal_deck_rng, deck_rng)
+        jump_in(deck_rng, tmp)
+        copy_words(deal_rng, rng)
+        jump_in(rng, tmp)
+        for line in range(3):
+            copy_words(line_deck, deck)
+            copy_words(dr, deal_deck_rng)
+            copy_words(r, deal_rng)
+            copy_words(sc, scores)
+            force_beg = 0 if line == LINE_STAND else 1
+            force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
+            play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
+                         pts, work, state)
+            if measure == MEASURE_WIN:
+                w = info[I_WINNER]
+                if w >= 0:
+                    values[line] = 1.0 if w == eside else 0.0
+                else:
+                    values[line] = equity_of(equity, sc, side_of(eldest, n), eside)
+            else:
+                values[line] = net_points(pts, info, nsides, dside, eside)
+            if three:
+                values[3 + line] = net_points(pts, info, nsides, dside, dside)
+        tensor[e, d, TS_N] += 1.0
+        for line in range(3):
+            v = values[line]
+            tensor[e, d, TS_SUM + line] += v
+            tensor[e, d, TS_SQ + line] += v * v
+        if ref_beg:
+            tensor[e, d, TS_REF_BEG] += 1.0
+        if ref_give:
+            tensor[e, d, TS_REF_GIVE] += 1.0
+        if three:
+            for line in range(3):
+                v = values[3 + line]
+                tensor[e, d, TS_DEALER_SUM + line] += v
+                tensor[e, d, TS_DEALER_SQ + line] += v * v
+        done += 1
+    counts[BC_DEALS] += done
+    return done
+
+
+# --- regret matching (CFR+) on the tensor, for the game that is not zero-sum ------------------
+
+
+@njit(cache=True)
+def cfr_plus(stand, give, run, d_give, d_run, iterations, checkpoints, b_hist, g_hist, b_now, g_now):
+    """CFR+ on the bidding game given per-pair payoff masses (each float64[E, D]: P(e, d) times
+    the mean payoff of the line; stand/give/run the eldest's, d_give/d_run the dealer's own: its
+    payoff when the eldest stands does not depend on its choice).
+
+    Both players' information sets are their classes, each with two actions; chance is the
+    deal. Alternating updates (the eldest, then the dealer against the eldest's new
+    strategy), regrets floored at zero, averages weighted by the iteration number. The
+    eldest's counterfactual values are its stand and beg values per class, the dealer's its
+    give and run values per class weighted by the eldest's beg probabilities. After
+    iteration checkpoints[k] the average strategies go to b_hist[k] (P(beg) per eldest
+    class) and g_hist[k] (P(give) per dealer class); b_now/g_now get the last iterate.
+    """
+    n_e, n_d = stand.shape
+    stand_value = np.zeros(n_e)
+    for e in range(n_e):
+        for d in range(n_d):
+            stand_value[e] += stand[e, d]
+    reg_b = np.zeros((n_e, 2))
+    reg_g = np.zeros((n_d, 2))
+    b = np.full(n_e, 0.5)
+    g = np.full(n_d, 0.5)
+    sum_b = np.zeros(n_e)
+    sum_g = np.zeros(n_d)
+    weight = 0.0
+    k = 0
+    for t in range(1, iterations + 1):
+        for e in range(n_e):
+            beg_value = 0.0
+            for d in range(n_d):
+                beg_value += g[d] * give[e, d] + (1.0 - g[d]) * run[e, d]
+            now = (1.0 - b[e]) * stand_value[e] + b[e] * beg_value
+            reg_b[e, 0] = max(reg_b[e, 0] + stand_value[e] - now, 0.0)
+            reg_b[e, 1] = max(reg_b[e, 1] + beg_value - now, 0.0)
+            total = reg_b[e, 0] + reg_b[e, 1]
+            b[e] = reg_b[e, 1] / total if total > 0.0 else 0.5
+        for d in range(n_d):
+            give_value = 0.0
+            run_value = 0.0
+            for e in range(n_e):
+                give_value += b[e] * d_give[e, d]
+                run_value += b[e] * d_run[e, d]
+            now = g[d] * give_value + (1.0 - g[d]) * run_value
+            reg_g[d, 0] = max(reg_g[d, 0] + give_value - now, 0.0)
+            reg_g[d, 1] = max(reg_g[d, 1] + run_value - now, 0.0)
+            total = reg_g[d, 0] + reg_g[d, 1]
+            g[d] = reg_g[d, 0] / total if total > 0.0 else 0.5
+        weight += t
+        for e in range(n_e):
+            sum_b[e] += t * b[e]
+        for d in range(n_d):
+            sum_g[d] += t * g[d]
+        while k < checkpoints.shape[0] and checkpoints[k] == t:
+            for e in range(n_e):
+                b_hist[k, e] = sum_b[e] / weight
+            for d in range(n_d):
+                g_hist[k, d] = sum_g[d] / weight
+            k += 1
+    b_now[:] = b
+    g_now[:] = g

@@ -6,7 +6,9 @@ Every command module imports from here (and from non-CLI modules), never from an
 from __future__ import annotations
 
 import enum
+import os
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +21,8 @@ from ..rules import PRESETS, RuleSet, RulesError, make_rules
 
 Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
 
-RulesOpt = Annotated[Preset, typer.Option("--rules", help="Rule preset (see shared/rules.md).")]
+RulesOpt = Annotated[Preset, typer.Option(
+    "--rules", help="Rule preset (see docs/rules.md; `allfours rules` prints what it sets).")]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", min=2, max=4, help="Number of players (2-4).")]
 SetOpt = Annotated[
     Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Override a rule parameter, e.g. target=7.")
@@ -27,9 +30,12 @@ SetOpt = Annotated[
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Random seed: the same seed gives the same answer.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy of every seat: heuristic or random (NAME:key=value).")]
-ScoreOpt = Annotated[Optional[str], typer.Option(
-    "--score", help="Score before the deal, the eldest's side first and the dealer's last: A:B (3 players: "
-                    "ELDEST:NEXT:DEALER). Default all zero.")]
+# What --score means in every command that takes it (its help says exactly this).
+SCORE_ORDER = "the eldest's side first, the dealer's side last"
+SCORE_HELP = ("Score before the deal, " + SCORE_ORDER + ", in every command: ELDEST:DEALER, e.g. 10:12 "
+              "(3 players: ELDEST:NEXT:DEALER). Default all zero.")
+ScoreOpt = Annotated[Optional[str], typer.Option("--score", help=SCORE_HELP)]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace what is already at the output path.")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", min=1, max=256,
                                                    help="Worker threads (default: all cores); same answer on any.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
@@ -55,6 +61,56 @@ def file_errors(path: Path | str | None) -> Iterator[None]:
         yield
     except OSError as err:
         fail(f"{err.filename or path}: {err.strerror or err}")
+
+
+def score_text(score: tuple[int, ...] | list[int]) -> str:
+    """A score as the text output prints it back: ``score 10:12, eldest's side first``."""
+    return f"score {':'.join(map(str, score))}, eldest's side first"
+
+
+def check_output(path: Path | None, option: str, *, folder: bool, force: bool = False, resuming: bool = False,
+                 resumable: bool = False) -> None:
+    """Before any work starts: refuse an output that is already there and not empty (unless
+    `force`, or `resuming` a run folder), and make sure it can be written. `resumable`: the
+    refusal also names ``--resume``.
+
+    A folder is created (with its parents) here; for a file, its folder is. Both are checked by
+    writing and removing a probe file, so a path that cannot be written fails now, in one line.
+    """
+    if path is None:
+        return
+    what = "folder" if folder else "file"
+    try:
+        if path.exists():
+            if folder and not path.is_dir():
+                fail(f"{option} {path} is a file, not a folder: give a folder with {option}")
+            if not folder and path.is_dir():
+                fail(f"{option} {path} is a folder, not a file: give a file name with {option}")
+            full = any(path.iterdir()) if folder else path.stat().st_size > 0
+            if full and not (force or resuming):
+                fail(f"{option} {path}: this {what} already exists and is not empty; add --force to replace it,"
+                     + (f" --resume {path} to finish it," if resumable else "") + f" or give another {option}")
+        where = path if folder else (path.parent if str(path.parent) else Path("."))
+        where.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".allfours-write-check-", dir=where)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as err:
+        fail(f"{option} {path}: cannot write this {what} ({err.strerror or err})")
+
+
+_ANNOUNCED = threading.Event()
+
+
+def announce_engine() -> None:
+    """Say so on stderr, once per process, when the engine's kernels are about to be compiled
+    (their cache folder is missing or empty): the first run waits about half a minute."""
+    from ..engine import cache_is_cold
+
+    if not _ANNOUNCED.is_set():
+        _ANNOUNCED.set()
+        if cache_is_cold():
+            typer.echo("compiling the engine (first run only, about 30 s)", err=True)
 
 
 def build_rules(preset: Preset, players: int | None, settings: list[str] | None) -> RuleSet:

@@ -41,5 +41,17 @@ def _cache_dir() -> str:
     return os.path.join(root, "numba-" + digest.hexdigest()[:16])
 
 
+def cache_is_cold(folder: str | os.PathLike[str] | None = None) -> bool:
+    """True when the kernel cache (`folder`, by default numba's cache folder as set here or by
+    ``NUMBA_CACHE_DIR``) is missing or holds no file: the first call of every kernel compiles it."""
+    where = folder if folder is not None else numba.config.CACHE_DIR  # type: ignore[attr-defined]
+    if not where:  # numba's own __pycache__ folders beside the sources: nothing to tell by
+        return False
+    root = Path(where)
+    if not root.is_dir():
+        return True
+    return next((p for p in root.rglob("*") if p.is_file()), None) is None
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]

@@ -75,6 +75,7 @@ from ..policy import parse_policy, read_tuned
 from ..rules import RuleSet
 from . import AnalysisError
 from .equity import EquityTable
+from .vocabulary import ROLE
 
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 SCHEMES = {"coarse": SCHEME_COARSE}
@@ -84,6 +85,7 @@ DEFAULT_DEALS = 1_000_000
 DEFAULT_RESAMPLES = 200
 CFR_ITERATIONS = 10_000
 CFR_CHECKPOINTS = (10, 100, 1000, 10_000)
+BOOTSTRAP_CFR_ITERATIONS = 3000  # per resample: the deviation gains are ~1e-7 of a point by then
 TARGET_CHUNKS = 200          # chunks a run is cut into (the bootstrap's resampling units) ...
 CHUNK_MIN, CHUNK_MAX = 250, 50_000  # ... within these sizes
 MAX_TRIES_PER_DEAL = 50      # deck samples per wanted deal before decisions are called too rare
@@ -388,7 +390,7 @@ class Bootstrap:
 
 
 def bootstrap(tensor: Tensor, resamples: int, seed: int, zero_sum: bool,
-              iterations: int = CFR_ITERATIONS) -> Bootstrap:
+              iterations: int = BOOTSTRAP_CFR_ITERATIONS) -> Bootstrap:
     """Resample the chunks with replacement `resamples` times and re-solve (seeded by `seed`)."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(BOOTSTRAP_STREAM,)))
     n_chunks = tensor.chunks.shape[0]
@@ -459,15 +461,15 @@ class EquilibriumResult:
         ref = self.strategies["heuristic"]
         assert ref is not None
         href = ref[0] if role == "eldest" else ref[1]
-        key = "p_beg" if role == "eldest" else "p_give"
+        words = ROLE[role]
+        key = f"p_{words.option1}"
         rows = []
         for i, code in enumerate(self.tensor.codes):
             if deals[i] <= 0:
                 continue
             ci = [float(lo[i]), float(hi[i])]
             settled = bool((ci[1] <= SETTLED) or (ci[0] >= 1 - SETTLED))
-            action = (("beg" if role == "eldest" else "give") if ci[0] >= 1 - SETTLED else
-                      ("stand" if role == "eldest" else "run") if ci[1] <= SETTLED else "unsettled")
+            action = words.option1 if ci[0] >= 1 - SETTLED else words.option0 if ci[1] <= SETTLED else "unsettled"
             rows.append({"class": scheme_key(self.scheme, code), "deals": int(deals[i]), key: float(p[i]),
                          "ci95": ci, "settled": settled, "action": action,
                          f"heuristic_{key}": float(href[i])})
@@ -573,6 +575,8 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
     seconds["tensor"] = time.perf_counter() - start
     game = Game.from_sums(tensor.total, tensor.three)
     zero_sum = rules.sides == 2
+    import scipy.optimize  # noqa: F401  (imported before the clock starts: the solve is timed alone)
+
     start = time.perf_counter()
     history = None
     if zero_sum:

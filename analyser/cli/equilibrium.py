@@ -10,6 +10,7 @@ import typer
 
 from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult
 from ..analysis.equity import DEFAULT_DIR
+from ..analysis.vocabulary import ROLE
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     build_rules, file_errors, progress_bar,
@@ -17,7 +18,7 @@ from .options import (
 
 
 def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
-    key = "p_beg" if role == "eldest" else "p_give"
+    key = f"p_{ROLE[role].option1}"
     lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
              f"{'class':<11} {'deals':>10} {key:>7}  {'95% CI':<15} {'heuristic':>9}  action"]
     for r in rows:

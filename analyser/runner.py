@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
-from .analysis.stats import Z95
+from .analysis.stats import Z95, wilson_ci
 from .engine.deal import (
     N_STATS, S_BEGS, S_BUNCH_VOTES, S_BUNCHED, S_DEALER_POINTS, S_DEALS, S_EXHAUSTED, S_GIVES, S_LINES, S_MATCHES,
     S_NET_SQ, S_NET_SUM, S_OTHER_POINTS, S_PLAYED, S_RUNS, S_RUNS_HIST, S_TRICKS, new_match_state, simulate_lines,
@@ -254,9 +254,27 @@ def read_chunk(path: Path) -> ChunkResult:
         raise RunError(f"{path}: not a readable chunk file ({err}); delete it and resume") from None
 
 
-def create_run(run_dir: Path, spec: RunSpec) -> None:
-    """Make a new run folder with its meta.json; refuses a non-empty folder."""
-    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+def clear_run(run_dir: Path) -> None:
+    """Remove what a run writes in `run_dir` (meta.json, summary, chunk files); other files stay."""
+    for name in ("meta.json", "summary.json", "summary.csv"):
+        (run_dir / name).unlink(missing_ok=True)
+    folder = run_dir / "chunks"
+    if folder.is_dir():
+        for path in [*folder.glob("chunk-*.parquet"), *folder.glob(".*.tmp")]:
+            path.unlink()
+
+
+def create_run(run_dir: Path, spec: RunSpec, replace: bool = False) -> None:
+    """Make a new run folder with its meta.json; refuses a non-empty folder, unless `replace`
+    (the files of an earlier run there are removed first)."""
+    if replace and run_dir.is_dir():
+        clear_run(run_dir)
+    if run_dir.exists() and (not run_dir.is_dir() or any(p.name != "chunks" or any(p.iterdir())
+                                                          for p in run_dir.iterdir())):
+        if replace and run_dir.is_dir():
+            others = sorted(str(p.relative_to(run_dir)) for p in run_dir.rglob("*") if p.is_file())
+            raise RunError(f"{run_dir} holds files that are not a run's ({', '.join(others[:3])}): "
+                           "move them or give another --out")
         raise RunError(f"{run_dir} already exists and is not empty: use --resume {run_dir} or another --out")
     (run_dir / "chunks").mkdir(parents=True, exist_ok=True)
     _write_atomic(run_dir / "meta.json", (json.dumps(spec.to_meta(), indent=2) + "\n").encode())
@@ -343,11 +361,11 @@ def _estimate(value: float, se: float | None, numerator: int, denominator: int, 
 
 
 def proportion(k: int, n: int, per: str) -> dict[str, Any] | None:
-    """k of n with the binomial standard error."""
+    """k of n with the binomial standard error; ``ci95_wilson`` is the Wilson interval (inside [0, 1])."""
     if n <= 0:
         return None
     p = k / n
-    return _estimate(p, math.sqrt(p * (1 - p) / n), k, n, per)
+    return {**_estimate(p, math.sqrt(p * (1 - p) / n), k, n, per), "ci95_wilson": list(wilson_ci(k, n))}
 
 
 def per_line(totals: Totals, index: int) -> dict[str, Any] | None:
@@ -428,18 +446,19 @@ def write_summary(run_dir: Path, summary: dict[str, Any]) -> None:
 
 def run(spec: RunSpec, executor: Executor | int, run_dir: Path | None = None, resume: bool = False,
         progress: Callable[[int], None] | None = None, on_start: Callable[[int], None] | None = None,
-        on_chunk: Callable[[ChunkResult], None] | None = None) -> dict[str, Any]:
+        on_chunk: Callable[[ChunkResult], None] | None = None, replace: bool = False) -> dict[str, Any]:
     """Play a run (all of it, or with `resume` the chunks missing from `run_dir`) and summarize it.
 
     `executor` is where chunks run (``executor.open_executor``), or a number of local threads. A new
-    run needs `run_dir` absent or empty. `on_start` gets the deals already done.
+    run needs `run_dir` absent or empty, or `replace` (an earlier run's files there are removed).
+    `on_start` gets the deals already done.
     """
     if resume:
         assert run_dir is not None
         totals, missing = load_done(run_dir, spec)
     else:
         if run_dir is not None:
-            create_run(run_dir, spec)
+            create_run(run_dir, spec, replace)
         totals, missing = Totals(), list(range(len(spec.sizes())))
     if on_start is not None:
         on_start(int(totals.counts[S_LINES]))
@@ -470,7 +489,10 @@ def summary_table(summary: dict[str, Any]) -> str:
         elif rate["se"] is None:
             lines.append(f"{label:<40} {rate['estimate']:9.4f}")
         else:
-            low, high = rate["ci95"]
+            # A proportion gets its Wilson interval; a count per deal cannot be below 0.
+            low, high = rate.get("ci95_wilson") or rate["ci95"]
+            if key != "net_points_per_deal":
+                low = max(low, 0.0)
             lines.append(f"{label:<40} {rate['estimate']:9.4f} ± {rate['se']:.4f}   95% CI [{low:.4f}, {high:.4f}]")
     return "\n".join(lines)
 

@@ -29,7 +29,7 @@ from .engine.bits import rng_state
 from .engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
 from .policy import parse_policy
 from .rules import RuleSet
-from .analysis.stats import Z95, Estimate
+from .analysis.stats import Z95, Estimate, wilson_ci
 from .errors import AllFoursError
 
 CHUNK_PAIRS = 500
@@ -81,13 +81,8 @@ class TournamentResult:
 
 
 def wilson_interval(p: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion `p` observed on `n` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    denom = 1 + Z95 * Z95 / n
-    centre = (p + Z95 * Z95 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    """95% Wilson score interval for a proportion `p` observed on `n` trials (``stats.wilson_ci``)."""
+    return wilson_ci(p * n, n)
 
 
 def win_rate(wins_per_pair: np.ndarray) -> tuple[Estimate, tuple[float, float]]:

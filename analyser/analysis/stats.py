@@ -45,6 +45,29 @@ def ci95(mean: float, se: float) -> tuple[float, float]:
     return mean - Z95 * se, mean + Z95 * se
 
 
+def wilson_ci(successes: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion: `successes` of `n` trials.
+
+    Unlike the normal interval it stays inside [0, 1], and it is not empty when no trial
+    (or every trial) succeeded; with no trial it is the whole of [0, 1].
+
+    >>> [round(x, 4) for x in wilson_ci(4, 10)]
+    [0.1682, 0.6873]
+    >>> [round(x, 4) for x in wilson_ci(0, 10)], [round(x, 4) for x in wilson_ci(10, 10)]
+    ([0.0, 0.2775], [0.7225, 1.0])
+    >>> wilson_ci(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = Z95 * Z95
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 def estimate(values: Sequence[float] | np.ndarray) -> Estimate:
     """Mean and standard error (sample standard deviation / sqrt(n)) of per-deal values."""
     x = np.asarray(values, dtype=np.float64)

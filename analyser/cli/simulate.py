@@ -10,8 +10,8 @@ import typer
 from ..rules import RuleSet
 from ..simulate import CHUNK_DEALS
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, build_rules, fail, file_errors,
-    progress_bar,
+    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, announce_engine,
+    build_rules, check_output, fail, file_errors, progress_bar,
 )
 
 
@@ -40,9 +40,13 @@ def simulate(
     ] = CHUNK_DEALS,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Play deals as matches in parallel; summarize them, keep results in a run folder, write a log."""
+    """Play deals as matches in parallel; summarize them, keep results in a run folder, write a log.
+
+    An existing --out folder or --log file is refused unless --force (or --resume, for the run folder).
+    """
     from .. import runner
     from ..executor import check_options, open_executor
 
@@ -68,12 +72,16 @@ def simulate(
                            "resumed chunks may differ from an uninterrupted run", err=True)
         else:
             spec = runner.RunSpec.new(build_rules(rules, players, set_), policy, seed, deals, chunk_size)
+        check_output(run_dir, "--resume" if resume is not None else "--out", folder=True, force=force,
+                     resuming=resume is not None, resumable=True)
+        check_output(log, "--log", folder=False, force=force)
+        announce_engine()
         if log is not None:
             write_log(spec.rules, spec.deals, spec.seed, list(spec.policies), spec.chunk_size, log)
         with (open_executor(threads, scheduler, cluster) as executor,
               progress_bar("simulating", spec.deals, rate="deals") as bar, file_errors(run_dir)):
             summary = runner.run(spec, executor, run_dir, resume=resume is not None,
-                                 progress=bar.advance, on_start=bar.start)
+                                 progress=bar.advance, on_start=bar.start, replace=force and resume is None)
     except KeyboardInterrupt:
         if run_dir is not None and (run_dir / "meta.json").exists():
             typer.echo(f"interrupted: finished chunks are kept; continue with --resume {run_dir}", err=True)

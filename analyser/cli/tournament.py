@@ -41,8 +41,8 @@ def tournament(
     typer.echo(f"matches {result.matches} ({result.matches // 2} duplicate pairs), deals {result.deals}"
                + (f", {result.unfinished} unfinished" if result.unfinished else ""))
     typer.echo(f"A wins {result.a_wins}: win rate {result.a_win_rate.mean:.4f} "
-               f"(se {result.a_win_rate.se:.4f}, 95% CI {lo:.4f}..{hi:.4f})")
+               f"(se {result.a_win_rate.se:.4f}, 95% CI [{lo:.4f}, {hi:.4f}])")
     for name, est in (("A", result.a_points_per_deal), ("B", result.b_points_per_deal),
                       ("A-B", result.diff_points_per_deal)):
         plo, phi = est.ci95
-        typer.echo(f"points per deal {name:>3}: {est.mean:.4f} (se {est.se:.4f}, 95% CI {plo:.4f}..{phi:.4f})")
+        typer.echo(f"points per deal {name:>3}: {est.mean:.4f} (se {est.se:.4f}, 95% CI [{plo:.4f}, {phi:.4f}])")

@@ -6,6 +6,9 @@ A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 ``tuned:RUN_DIR`` reads ``RUN_DIR/tuned.json`` (written by ``allfours strategy``; a
 path to the .json file itself works too): the heuristic with its parameters as
 stored there, and stand/beg and give/run by hand class (engine/tuned.py).
+``equilibrium:RUN_DIR`` reads ``RUN_DIR/equilibrium.json`` (written by ``allfours
+equilibrium``): the same player with the equilibrium's P(beg) and P(give) per hand class
+as its tables, mixed entries drawn from the choice stream.
 
 >>> kind, row = parse_policy("random:beg=0.25")
 >>> kind, float(row[0]), float(row[1])
@@ -44,6 +47,8 @@ PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
     K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS}
 TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
+EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
+EQUILIBRIUM_FILE = "equilibrium.json"
 # The options of each tuned table: flag 0, flag 1.
 TUNED_CHOICES = {role.name: role.options for role in ROLES}
 
@@ -54,6 +59,8 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
     name = name.strip().lower()
     if name == "tuned":
         return K_TUNED, read_tuned(rest.strip())
+    if name == "equilibrium":
+        return K_TUNED, read_equilibrium(rest.strip())
     if name not in POLICY_KINDS:
         raise PolicyError(f"unknown policy {spec!r}: choose one of {', '.join(POLICY_KINDS)}")
     kind = POLICY_KINDS.index(name)
@@ -155,4 +162,45 @@ def read_tuned(where: str) -> np.ndarray:
         if isinstance(err, PolicyError):
             raise
         raise PolicyError(f"tuned:{where}: malformed {file}: {err}") from None
+    return row
+
+
+def read_equilibrium(where: str) -> np.ndarray:
+    """The tuned row of an equilibrium run: `where`/equilibrium.json (or that .json file); its tables hold
+    P(beg) and P(give) per hand class (classes never sampled: -1, the heuristic's rule)."""
+    if not where:
+        raise PolicyError("equilibrium needs a run folder: equilibrium:RUN_DIR (written by `allfours equilibrium "
+                          "--out RUN_DIR`)")
+    path = Path(where)
+    file = path if path.suffix == ".json" and not path.is_dir() else path / EQUILIBRIUM_FILE
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"equilibrium:{where}: no {file} (write one with `allfours equilibrium --out "
+                          f"{where}`)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise PolicyError(f"equilibrium:{where}: cannot read {file}: {err}") from None
+    if not isinstance(doc, dict) or doc.get("format") != EQUILIBRIUM_FORMAT:
+        raise PolicyError(f"equilibrium:{where}: {file} is not an {EQUILIBRIUM_FORMAT} file")
+    if doc.get("classes") != "coarse":
+        raise PolicyError(f"equilibrium:{where}: its classes are {doc.get('classes')!r}; a policy needs the hand "
+                          "classes (--classes coarse)")
+    row = default_row(K_TUNED)
+    codes = {class_key(c): c for c in possible_classes()}
+    try:
+        for name, value in (doc.get("heuristic") or {}).items():
+            if name not in HEURISTIC_PARAMS:
+                raise PolicyError(f"equilibrium:{where}: unknown heuristic parameter {name!r} in {file}")
+            row[HEURISTIC_PARAMS[name][0]] = float(value)
+        for role in ROLES:
+            key = f"p_{role.option1}"
+            for entry in doc.get(role.name) or []:
+                p = float(entry[key])
+                if entry["class"] not in codes or not 0.0 <= p <= 1.0:
+                    raise PolicyError(f"equilibrium:{where}: bad {role.name} entry {entry!r} in {file}")
+                row[role.table + codes[entry["class"]]] = p
+    except (AttributeError, KeyError, TypeError, ValueError) as err:
+        if isinstance(err, PolicyError):
+            raise
+        raise PolicyError(f"equilibrium:{where}: malformed {file}: {err}") from None
     return row

@@ -325,3 +325,58 @@ def test_match_win_probability_at_a_score(tmp_path: Path) -> None:
     assert doc["measure"] == "match-win probability" and doc["score"] == [3, 4]
     assert 0.0 <= doc["value"] <= 1.0
     assert doc["exploitability"]["equilibrium"]["exact"] <= 1e-6
+
+
+# ---- the equilibrium as a policy ----------------------------------------------------------------
+
+
+def test_a_mixed_table_entry_is_drawn_from_the_choice_stream() -> None:
+    from analyser.engine.bits import rng_state
+    from analyser.engine.layout import K_TUNED, T_BEG, T_GIVE
+    from analyser.engine.policies import decide_beg, decide_give
+    from analyser.policy import parse_policy, tuned_row
+
+    base = parse_policy("heuristic")[1]
+    rules = SMALL.as_array()
+    scores = np.zeros(4, dtype=np.int64)
+    hand, turnup = np.uint64(0b111111), 51  # the 2 to 7 of suit 0, the ace of suit 3 turned up: T0
+    mixed = tuned_row(base, np.full(N_HAND_CLASSES, 0.3), np.full(N_HAND_CLASSES, 0.8))
+    rng = rng_state(np.random.SeedSequence(4))
+    begs = sum(bool(decide_beg(K_TUNED, mixed, hand, turnup, 0, 3, scores, rules, rng)) for _ in range(4000))
+    gives = sum(bool(decide_give(K_TUNED, mixed, hand, turnup, 3, 3, scores, rules, rng)) for _ in range(4000))
+    assert abs(begs / 4000 - 0.3) < 0.03 and abs(gives / 4000 - 0.8) < 0.03
+    # a pure entry draws nothing: the stream is where it was
+    pure = tuned_row(base, np.ones(N_HAND_CLASSES), np.zeros(N_HAND_CLASSES))
+    before = rng.copy()
+    assert decide_beg(K_TUNED, pure, hand, turnup, 0, 3, scores, rules, rng)
+    assert not decide_give(K_TUNED, pure, hand, turnup, 3, 3, scores, rules, rng)
+    assert np.array_equal(rng, before)
+    assert T_GIVE - T_BEG == N_HAND_CLASSES
+
+
+def test_an_equilibrium_run_is_a_policy(tmp_path: Path) -> None:
+    from analyser.engine.layout import K_TUNED, T_BEG, T_GIVE
+    from analyser.policy import PolicyError, parse_policy
+
+    out = tmp_path / "eq"
+    result = invoke(BASE + ["--out", str(out), "--json", "--resamples", "5", "--play", "heuristic:win_points=5"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    kind, row = parse_policy(f"equilibrium:{out}")
+    assert kind == K_TUNED and row[T_BEG + 0] == doc["eldest"][0]["p_beg"]  # T0 is the first class
+    codes = {class_key(c): c for c in scheme_codes("coarse")}
+    for entry in doc["eldest"]:
+        assert row[T_BEG + codes[entry["class"]]] == entry["p_beg"]
+    for entry in doc["dealer"]:
+        assert row[T_GIVE + codes[entry["class"]]] == entry["p_give"]
+    assert doc["heuristic"]["win_points"] == 5.0 and row[6] == 5.0  # H_WIN_POINTS: the play policy's parameters
+    # wherever a policy goes
+    played = invoke(["simulate", "--rules", "trinidad", "--set", "target=5", "--deals", "300",
+                     "--policy", f"equilibrium:{out}"])
+    assert played.exit_code == 0, played.output
+    for spec, words in ((f"equilibrium:{tmp_path}", "no "), ("equilibrium:", "needs a run folder")):
+        with pytest.raises(PolicyError, match=words):
+            parse_policy(spec)
+    (tmp_path / "bad.json").write_text('{"format": "allfours-tuned/1"}')
+    with pytest.raises(PolicyError, match="is not an allfours-equilibrium/1 file"):
+        parse_policy(f"equilibrium:{tmp_path / 'bad.json'}")

@@ -71,13 +71,12 @@ from ..engine.bits import rng_state
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import parse_policy, read_tuned
+from ..policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned
 from ..rules import RuleSet
 from . import AnalysisError
 from .equity import EquityTable
 from .vocabulary import ROLE
 
-EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 SCHEMES = {"coarse": SCHEME_COARSE}
 EQUILIBRIUM_STREAM = 2000
 BOOTSTRAP_STREAM = 2001
@@ -91,7 +90,8 @@ CHUNK_MIN, CHUNK_MAX = 250, 50_000  # ... within these sizes
 MAX_TRIES_PER_DEAL = 50      # deck samples per wanted deal before decisions are called too rare
 SETTLED = 0.05               # an interval within [0, SETTLED] or [1 - SETTLED, 1] settles the action
 TENSOR_FILE = "tensor"
-RESULT_FILE = "equilibrium.json"
+RESULT_FILE = EQUILIBRIUM_FILE
+PURE = 1e-9                  # an LP probability this close to 0 or 1 is that pure choice (solver tolerance)
 Progress = Callable[[int], None]
 
 
@@ -325,12 +325,18 @@ def solve_lp(game: Game) -> tuple[float, np.ndarray, np.ndarray]:
         raise RuntimeError(f"the equilibrium LP failed: {res.message}")
     b = np.full(game.stand.shape[0], np.nan)
     g = np.full(game.stand.shape[1], np.nan)
-    b[e_live] = np.clip(res.x[:n_e], 0.0, 1.0)
+    b[e_live] = snap(res.x[:n_e])
     duals = -np.asarray(res.ineqlin.marginals)
     y_give, y_run = duals[:n_d], duals[n_d:]
     total = y_give + y_run
-    g[d_live] = np.clip(np.where(total > 0, y_give / np.where(total > 0, total, 1.0), 0.5), 0.0, 1.0)
+    g[d_live] = snap(np.where(total > 0, y_give / np.where(total > 0, total, 1.0), 0.5))
     return float(s.sum() - res.fun), b, g
+
+
+def snap(p: np.ndarray) -> np.ndarray:
+    """Probabilities in [0, 1], those within PURE of 0 or 1 made exactly pure (a policy then draws nothing)."""
+    p = np.clip(p, 0.0, 1.0)
+    return np.where(p < PURE, 0.0, np.where(p > 1.0 - PURE, 1.0, p))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -428,6 +434,7 @@ class EquilibriumResult:
     strategies: dict[str, tuple[np.ndarray, np.ndarray] | None]  # heuristic, tuned, equilibrium
     cfr_history: list[dict[str, float]] | None
     seconds: dict[str, float]
+    heuristic_row: np.ndarray  # the heuristic's parameters (of the play policy): equilibrium:RUN_DIR plays with them
     out_dir: Path | None = None
     tuned_from: str | None = None
 
@@ -491,6 +498,7 @@ class EquilibriumResult:
             "method": "linear program (HiGHS)" if self.zero_sum else "CFR+ (regret matching)",
             "bootstrap": {"resamples": int(self.boot.values.shape[0]), "chunks": int(self.tensor.chunks.shape[0])},
             "tuned": self.tuned_from,
+            "heuristic": {name: float(self.heuristic_row[index]) for name, (index, _) in HEURISTIC_PARAMS.items()},
             "counts": {"tries": int(self.tensor.counts[BC_TRIES]), "kick_ended": int(self.tensor.counts[BC_KICK_ENDED]),
                        "deals": int(self.tensor.counts[BC_DEALS])},
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
@@ -594,7 +602,8 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
     seconds["bootstrap"] = time.perf_counter() - start
     result = EquilibriumResult(rules, play, scheme, tuple(int(x) for x in scores[:rules.sides]),
                                "match-win probability" if score is not None else "net points", deals, seed, tensor,
-                               b, g, game.values(b, g), boot, strategies, history, seconds, tuned_from=tuned)
+                               b, g, game.values(b, g), boot, strategies, history, seconds, reference_row(play)[1],
+                               tuned_from=tuned)
     if out_dir is not None:
         write_run(result, out_dir)
     return result

@@ -10,6 +10,10 @@ the heuristic's, with its parameters) plus two tables of 33 slots, one per class
   sampled) decide by the heuristic's BEG_WEAK rule;
 * ``T_GIVE + code``: 1 the dealer gives one, 0 it runs, -1 the heuristic's GIVE_STRONG.
 
+An entry strictly between 0 and 1 is a mixed choice: beg (give) with that probability,
+drawn from the choice stream (``equilibrium:RUN_DIR``, the equilibrium of ``allfours
+equilibrium``, has such entries). Entries of exactly 0 or 1 draw nothing.
+
 What is kept from the heuristic on top of the tables: a ``beg``/``give`` probability
 in [0, 1] still replaces every decision (as for the heuristic), and GIVE_NEVER_LOSES
 (``score_aware``): the dealer never gives a gift that ends the match. The tables are
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .bits import rand_unit
 from .evaluator import N_HAND_CLASSES, hand_class_code
 from .heuristic import gift_wins_match, heuristic_beg, heuristic_give
 from .layout import H_SCORE_AWARE, N_CLASS_SLOTS, P_BEG, P_GIVE, T_BEG, T_GIVE
@@ -29,12 +34,20 @@ assert N_CLASS_SLOTS == N_HAND_CLASSES, "layout.N_CLASS_SLOTS must match the eva
 
 
 @njit(cache=True, _nrt=False)
+def table_choice(flag, rng):
+    """A table entry >= 0 as a choice: 1 yes, 0 no, a probability in between drawn from `rng`."""
+    if 0.0 < flag < 1.0:
+        return rand_unit(rng) < flag
+    return flag > 0.5
+
+
+@njit(cache=True, _nrt=False)
 def tuned_beg(params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the eldest begs: its class's entry of the beg table, else the heuristic's rule."""
     if params[P_BEG] < 0.0:
         flag = params[T_BEG + hand_class_code(hand, turnup // 13)]
         if flag >= 0.0:
-            return flag > 0.5
+            return table_choice(flag, rng)
     return heuristic_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
 
 
@@ -46,5 +59,5 @@ def tuned_give(params, hand, turnup, seat, dealer, scores, rules, rng):
             return False  # GIVE_NEVER_LOSES
         flag = params[T_GIVE + hand_class_code(hand, turnup // 13)]
         if flag >= 0.0:
-            return flag > 0.5
+            return table_choice(flag, rng)
     return heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng)

@@ -245,7 +245,7 @@ def invoke(args: list[str]):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--classes", "fine"], "error: unknown class scheme 'fine': choose coarse\n"),
+    (["--classes", "finest"], "error: unknown class scheme 'finest': choose coarse, fine\n"),
     (["--score", "5:2"], "error: bad score '5:2': every score must be below the target 5\n"),
     (["--players", "3", "--rules", "classic", "--score", "1:2:3"],
      "error: match-win probability (--score) needs two sides, not 3 players: leave --score out for net points\n"),
@@ -380,3 +380,25 @@ def test_an_equilibrium_run_is_a_policy(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"format": "allfours-tuned/1"}')
     with pytest.raises(PolicyError, match="is not an allfours-equilibrium/1 file"):
         parse_policy(f"equilibrium:{tmp_path / 'bad.json'}")
+
+
+def test_the_fine_scheme_splits_by_a_strong_side_suit(tmp_path: Path) -> None:
+    result = invoke(BASE + ["--classes", "fine", "--out", str(tmp_path / "eq"), "--json", "--resamples", "5"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    names = [r["class"] for r in doc["eldest"]]
+    assert doc["classes"] == "fine" and "T0" in names and "T0/side" in names
+    assert not any(n.startswith("T4+") and n.endswith("/side") for n in names + [r["class"] for r in doc["dealer"]])
+    assert sum(r["deals"] for r in doc["eldest"]) == 3000
+    assert doc["exploitability"]["equilibrium"]["exact"] <= 1e-6
+    # the same deals as the coarse scheme: its classes merge the fine ones
+    coarse = json.loads(invoke(BASE + ["--out", str(tmp_path / "c"), "--json", "--resamples", "5"]).stdout)
+    merged: dict[str, int] = {}
+    for r in doc["eldest"]:
+        merged[r["class"].removesuffix("/side")] = merged.get(r["class"].removesuffix("/side"), 0) + r["deals"]
+    assert merged == {r["class"]: r["deals"] for r in coarse["eldest"]}
+    assert doc["exploitability"]["heuristic"]["value"] == pytest.approx(coarse["exploitability"]["heuristic"]["value"])
+    from analyser.policy import PolicyError, parse_policy
+
+    with pytest.raises(PolicyError, match="--classes coarse"):
+        parse_policy(f"equilibrium:{tmp_path / 'eq'}")

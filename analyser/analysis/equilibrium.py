@@ -64,7 +64,8 @@ import pandas as pd
 
 from .. import __version__
 from ..engine.bidding import (
-    BC_DEALS, BC_KICK_ENDED, BC_TRIES, LINES, MEASURE_POINTS, MEASURE_WIN, N_BC, N_TS, SCHEME_COARSE, TS_DEALER_SQ,
+    BC_DEALS, BC_KICK_ENDED, BC_TRIES, LINES, MEASURE_POINTS, MEASURE_WIN, N_BC, N_TS, SCHEME_CLASSES, SCHEME_COARSE,
+    SCHEME_FINE, TS_DEALER_SQ,
     TS_DEALER_SUM, TS_N, TS_REF_BEG, TS_REF_GIVE, TS_SQ, TS_SUM, cfr_plus, payoff_tensor as tensor_kernel,
 )
 from ..engine.bits import rng_state
@@ -77,7 +78,8 @@ from . import AnalysisError
 from .equity import EquityTable
 from .vocabulary import ROLE
 
-SCHEMES = {"coarse": SCHEME_COARSE}
+SCHEMES = {"coarse": SCHEME_COARSE, "fine": SCHEME_FINE}
+STRONG_SIDE = "/side"        # the fine scheme's mark of a strong side suit (three or more with its ace or ten)
 EQUILIBRIUM_STREAM = 2000
 BOOTSTRAP_STREAM = 2001
 DEFAULT_DEALS = 1_000_000
@@ -103,20 +105,26 @@ class EquilibriumError(AnalysisError):
 
 
 def scheme_codes(scheme: str) -> list[int]:
-    """The class codes a real hand can have under `scheme`, in table order."""
+    """The class codes a real hand can have under `scheme`, in table order. coarse: the hand classes;
+    fine: each hand class without, then with a strong side suit (which leaves room for at most 3 trumps)."""
     if scheme not in SCHEMES:
         raise EquilibriumError(f"unknown class scheme {scheme!r}: choose {', '.join(SCHEMES)}")
-    return possible_classes()
+    codes = possible_classes()
+    if scheme == "fine":
+        codes = codes + [N_HAND_CLASSES + c for c in codes if int(class_key(c)[1]) <= 3]  # T0 .. T3 (T4+: no room)
+    return codes
 
 
 def scheme_size(scheme: str) -> int:
     """Rows of the kernel's tensor for `scheme` (every code, possible or not)."""
     scheme_codes(scheme)
-    return N_HAND_CLASSES
+    return SCHEME_CLASSES[SCHEMES[scheme]]
 
 
 def scheme_key(scheme: str, code: int) -> str:
-    return class_key(code)
+    """A class's name: the hand class (``T2:A``), in the fine scheme marked ``/side`` with a strong side suit."""
+    coarse, side = divmod(code, N_HAND_CLASSES)[::-1]
+    return class_key(coarse) + (STRONG_SIDE if side else "")
 
 
 # ---- the tensor, in seeded chunks ---------------------------------------------------------------
@@ -527,12 +535,10 @@ def heuristic_strategy(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
 
 def tuned_strategy(where: str, tensor: Tensor, heuristic: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray,
                                                                                                   np.ndarray]:
-    """A tuned run's tables (``strategy --out RUN_DIR``) per class; classes it leaves to the heuristic's rule
-    take the heuristic's choice."""
-    if tensor.scheme != "coarse":
-        raise EquilibriumError(f"--tuned tables are by hand class: use --classes coarse, not {tensor.scheme}")
+    """A tuned run's tables (``strategy --out RUN_DIR``) per class (a fine class by its hand class); classes it
+    leaves to the heuristic's rule take the heuristic's choice."""
     row = read_tuned(where)
-    codes = np.array(tensor.codes)
+    codes = np.array(tensor.codes) % N_HAND_CLASSES
     beg = row[T_BEG + codes]
     give = row[T_GIVE + codes]
     b = np.where(beg >= 0, (beg > 0.5).astype(np.float64), heuristic[0])

@@ -72,9 +72,11 @@ def equilibrium(
     set_: SetOpt = None,
     score: ScoreOpt = None,
     classes: Annotated[str, typer.Option("--classes", help="Class scheme of both players' hands: coarse (the "
-                                                           "hand classes T0 .. T4+:A,J,lo).")] = "coarse",
+                                                           "hand classes T0 .. T4+:A,J,lo) or fine (each also "
+                                                           "split by a strong side suit, marked /side).")]
+    = "coarse",
     play: Annotated[str, typer.Option("--play", help="Policy of every seat after the bidding (heuristic, random, "
-                                                     "tuned:RUN_DIR, NAME:key=value).")] = "heuristic",
+                                                     "tuned:RUN_DIR, equilibrium:RUN_DIR, NAME:key=value).")] = "heuristic",
     deals: Annotated[int, typer.Option("--deals", min=100, max=1_000_000_000,
                                        help="Decision deals, each played three ways.")] = DEFAULT_DEALS,
     seed: SeedOpt = 1,

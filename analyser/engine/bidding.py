@@ -31,14 +31,15 @@ from numba import njit
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import bit, rand_below, side_of
 from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
-from .decisions import copy_words, equity_of, jump_in, net_points
+from .decisions import copy_words, equity_of, jump_in, net_points, strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
 from .layout import I_WINNER, N_INFO, N_STATE, N_WHY
 from .policies import decide_beg, decide_give
 
 # Class schemes (how a hand is classed for the bidding game).
 SCHEME_COARSE = 0  # the hand class code (evaluator.hand_class_code): 33 codes, 28 possible
-SCHEME_CLASSES = (N_HAND_CLASSES,)  # codes per scheme
+SCHEME_FINE = 1    # code + 33 * (a strong side suit: decisions.strong_side_suit): 66 codes
+SCHEME_CLASSES = (N_HAND_CLASSES, 2 * N_HAND_CLASSES)  # codes per scheme
 
 MEASURE_POINTS = 0
 MEASURE_WIN = 1
@@ -65,7 +66,10 @@ N_BC = 3
 @njit(cache=True, _nrt=False)
 def bid_class(scheme, hand, trump):
     """The class of `hand` for `trump` under `scheme` (SCHEME_*)."""
-    return hand_class_code(hand, trump)
+    code = hand_class_code(hand, trump)
+    if scheme == SCHEME_FINE:
+        return code + N_HAND_CLASSES * strong_side_suit(hand, trump)
+    return code
 
 
 @njit(cache=True, nogil=True)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from analyser.engine.evaluator import (
-    N_HAND_CLASSES, class_key, evaluate_hand, hand_class, hand_class_code, hand_features, possible_classes,
-    trump_strength,
+    CLASS_ACE, CLASS_JACK, CLASS_LOW, N_HAND_CLASSES, class_code, class_key, decode_class, evaluate_hand, hand_class,
+    hand_class_code, hand_features, possible_classes, trump_strength,
 )
 from analyser.engine.layout import (
     F_CLASS, F_GAME_POINTS, F_HIGH_TRUMP, F_LOW_TRUMP, F_SIDE_LEN, F_SIDE_TENS, F_SIDE_TOP, F_TRUMP_ACE, F_TRUMP_JACK,
@@ -61,6 +61,10 @@ def test_features_match_reference_on_random_hands():
         }
         assert {k: int(v) for k, v in got.items()} == ref, (sorted(cards), trump)
         assert hand_class_code(np.uint64(mask), trump) == ref["class"]
+        trumps, flags = decode_class(ref["class"])
+        assert trumps == min(ref["trumps"], 4) and bool(flags & CLASS_ACE) == bool(ref["ace"])
+        assert bool(flags & CLASS_JACK) == bool(ref["jack"]) and bool(flags & CLASS_LOW) == (0 <= ref["low"] <= 3)
+        assert class_code(trumps, flags) == ref["class"]
         assert trump_strength(np.uint64(mask), trump) == ref["trumps"] + ref["ace"] + ref["jack"]
 
 
@@ -88,6 +92,23 @@ def test_every_possible_class_occurs_and_keys_are_distinct():
 )
 def test_hand_class_keys(hand, trump, key):
     assert hand_class(hand, trump) == key
+
+
+def test_the_hand_class_code_is_decoded_in_the_evaluator_only():
+    """Code outside engine/evaluator.py takes a class apart with decode_class, never by its arithmetic."""
+    import re
+    from pathlib import Path
+
+    import analyser
+
+    arithmetic = re.compile(r"\(\s*\w+\s*-\s*1\s*\)\s*(//|%)\s*8|divmod\(\s*\w+\s*-\s*1\s*,\s*8\s*\)")
+    root = Path(analyser.__file__).parent
+    found = [f"{path.relative_to(root)}:{n}: {line.strip()}" for path in sorted(root.rglob("*.py"))
+             if path.name != "evaluator.py" for n, line in enumerate(path.read_text().splitlines(), 1)
+             if arithmetic.search(line)]
+    assert not found, "use evaluator.decode_class:\n" + "\n".join(found)
+    with pytest.raises(ValueError, match="out of range"):
+        decode_class(N_HAND_CLASSES)
 
 
 def test_python_wrapper_accepts_masks_ints_and_names():

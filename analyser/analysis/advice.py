@@ -50,7 +50,7 @@ import pandas as pd
 from ..engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
 )
-from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
+from ..engine.evaluator import CLASS_ACE, CLASS_JACK, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
 from ..executor import Executor, LocalExecutor
 from ..policy import PolicyError, seat_policies
 from ..rules import RuleSet
@@ -150,15 +150,14 @@ def class_estimates(sums: np.ndarray, rows: list[int], sign: float = 1.0) -> tup
 
 def trump_strength_of(code: int) -> int:
     """Trump strength of a hand class (trumps + ace + jack; 4+ trumps count as 4)."""
-    if code == 0:
-        return 0
-    flags = (code - 1) % 8
-    return (code - 1) // 8 + 1 + (flags >> 2 & 1) + (flags >> 1 & 1)
+    trumps, flags = decode_class(code)
+    return trumps + bool(flags & CLASS_ACE) + bool(flags & CLASS_JACK)
 
 
 def holds_ace_and_jack(code: int) -> bool:
-    """True if a hand class holds both the ace and the jack of trump (flag bits A=4, J=2)."""
-    return code > 0 and (code - 1) % 8 & 6 == 6
+    """True if a hand class holds both the ace and the jack of trump."""
+    both = CLASS_ACE | CLASS_JACK
+    return decode_class(code)[1] & both == both
 
 
 def side_subclass_key(sub: int) -> str:
@@ -228,8 +227,8 @@ def claim_missing_ace_or_jack(sums: np.ndarray, rng: np.random.Generator) -> Cla
     share, share_ci = share_positive(means, ses, n, rng)
     by_trumps = {}
     for t in range(1, 5):
-        group = [c for c in rows if (c - 1) // 8 + 1 == t]
-        by_trumps[class_key(1 + 8 * (t - 1))] = estimate_dict(*pooled(sums, group))
+        group = [c for c in rows if decode_class(c)[0] == t]
+        by_trumps[class_key(class_code(t, 0))] = estimate_dict(*pooled(sums, group))
     return Claim(
         "eldest-beg-missing-ace-or-jack", "Beg when missing the ace or the jack of trump.",
         f"{SOURCE}: \"Pida agresivamente cuando le falte el As o la Jota de triunfo\"",

@@ -18,6 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from ..engine.evaluator import decode_class
 from .equity import EquityTable
 from .stats import Z95, running_estimates
 from .vocabulary import ROLE
@@ -91,8 +92,8 @@ CLASS_COLUMNS = ("none", "lo", "J", "J,lo", "A", "A,lo", "A,J", "A,J,lo")  # fla
 
 
 def class_cell(code: int) -> tuple[int, int]:
-    """(row, column) of a hand class code in the class heatmap."""
-    return (0, 0) if code == 0 else ((code - 1) // 8 + 1, (code - 1) % 8)
+    """(row, column) of a hand class code in the class heatmap: its trumps and its flag bits."""
+    return decode_class(code)
 
 
 def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: str) -> Path:

@@ -17,7 +17,8 @@ per preset. It keeps what decides High, Low and Jack and how much trump there is
 So ``T3:A,J,lo`` is three trumps with the ace, the jack and a low one, and ``T2``
 is two middling trumps. The code is ``1 + 8 * (min(trumps, 4) - 1) + 4 A + 2 J + lo``
 (0 for ``T0``): 33 codes, 28 of them possible (one trump carries at most one flag,
-two trumps at most two).
+two trumps at most two). ``class_code`` makes a code, ``decode_class`` is the one
+place that takes one apart.
 
 >>> hand_class(["AS", "JS", "3S", "KH", "9D", "2C"], "S")
 'T3:A,J,lo'
@@ -44,7 +45,12 @@ from .layout import (
 
 LOW_TRUMP_MAX_RANK = 3   # 2, 3, 4 and 5 of trump count as "lo" in the hand class
 MAX_CLASS_TRUMPS = 4     # four or more trumps share a class
-N_HAND_CLASSES = 1 + 8 * MAX_CLASS_TRUMPS
+# Flag bits of a hand class: the ace of trump, the jack of trump, a low trump; 8 combinations.
+CLASS_ACE = 4
+CLASS_JACK = 2
+CLASS_LOW = 1
+N_CLASS_FLAGS = 8
+N_HAND_CLASSES = 1 + N_CLASS_FLAGS * MAX_CLASS_TRUMPS
 LOW_RANKS = np.uint64((1 << (LOW_TRUMP_MAX_RANK + 1)) - 1)
 
 
@@ -55,16 +61,24 @@ def suit_ranks(hand, suit):
 
 
 @njit(cache=True, _nrt=False)
+def class_code(trumps, flags):
+    """The hand class code of `trumps` trumps held (4 or more share one) with the flag bits `flags` (CLASS_*)."""
+    if trumps == 0:
+        return 0
+    return 1 + N_CLASS_FLAGS * (min(trumps, MAX_CLASS_TRUMPS) - 1) + flags
+
+
+@njit(cache=True, _nrt=False)
 def hand_class_code(hand, trump):
     """The hand class (see the module docstring) of `hand` with `trump`."""
     t = suit_ranks(hand, trump)
     n = popcount(t)
     if n == 0:
         return 0
-    ace = 1 if t & (U1 << np.uint64(RANK_ACE)) else 0
-    jack = 1 if t & (U1 << np.uint64(RANK_JACK)) else 0
-    lo = 1 if t & LOW_RANKS else 0
-    return 1 + 8 * (min(n, MAX_CLASS_TRUMPS) - 1) + 4 * ace + 2 * jack + lo
+    ace = CLASS_ACE if t & (U1 << np.uint64(RANK_ACE)) else 0
+    jack = CLASS_JACK if t & (U1 << np.uint64(RANK_JACK)) else 0
+    lo = CLASS_LOW if t & LOW_RANKS else 0
+    return class_code(n, ace | jack | lo)
 
 
 @njit(cache=True, _nrt=False)
@@ -115,19 +129,33 @@ def evaluate_hand(hand, trump, out):
 RANK_NAMES = "23456789TJQKA"
 
 
+def decode_class(code: int) -> tuple[int, int]:
+    """(trumps, flags) of a hand class code: trumps 0..4 (4 meaning 4 or more), the flag bits CLASS_*.
+
+    >>> [decode_class(c) for c in (0, 1, 2, 24, 32)]
+    [(0, 0), (1, 0), (1, 1), (3, 7), (4, 7)]
+    >>> all(class_code(*decode_class(c)) == c for c in range(N_HAND_CLASSES))
+    True
+    """
+    if not 0 <= code < N_HAND_CLASSES:
+        raise ValueError(f"hand class code {code} out of range 0..{N_HAND_CLASSES - 1}")
+    if code == 0:
+        return 0, 0
+    n, flags = divmod(code - 1, N_CLASS_FLAGS)
+    return n + 1, flags
+
+
 def class_key(code: int) -> str:
     """Readable key of a hand class code, e.g. ``T3:A,J,lo``.
 
     >>> [class_key(c) for c in (0, 1, 2, 24, 32)]
     ['T0', 'T1', 'T1:lo', 'T3:A,J,lo', 'T4+:A,J,lo']
     """
-    if not 0 <= code < N_HAND_CLASSES:
-        raise ValueError(f"hand class code {code} out of range 0..{N_HAND_CLASSES - 1}")
-    if code == 0:
+    trumps, flags = decode_class(code)
+    if trumps == 0:
         return "T0"
-    n, flags = divmod(code - 1, 8)
-    name = f"T{n + 1}" + ("+" if n + 1 == MAX_CLASS_TRUMPS else "")
-    held = [label for bit_, label in ((4, "A"), (2, "J"), (1, "lo")) if flags & bit_]
+    name = f"T{trumps}" + ("+" if trumps == MAX_CLASS_TRUMPS else "")
+    held = [label for bit_, label in ((CLASS_ACE, "A"), (CLASS_JACK, "J"), (CLASS_LOW, "lo")) if flags & bit_]
     return name + (":" + ",".join(held) if held else "")
 
 
@@ -135,8 +163,8 @@ def possible_classes() -> list[int]:
     """The class codes a real hand can have (28 of the 33)."""
     out = [0]
     for code in range(1, N_HAND_CLASSES):
-        n, flags = divmod(code - 1, 8)
-        if flags.bit_count() <= n + 1:
+        trumps, flags = decode_class(code)
+        if flags.bit_count() <= trumps:
             out.append(code)
     return out
 

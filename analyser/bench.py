@@ -18,13 +18,11 @@ import numpy as np
 from .engine.deal import N_STATS, new_match_state, simulate_lines
 from .policy import PolicyError, parse_policy, seat_policies
 from .rules import RuleSet, make_rules
-from .simulate import chunk_rngs
+from .simulate import NO_EVENTS, NO_META, chunk_rngs
 
 BENCH_RULES = "trinidad"
 BENCH_POLICIES = {"random": "random:beg=0", "heuristic": "heuristic"}  # random: the eldest always stands
 CALL_LINES = 2000  # lines per kernel call: a few milliseconds, so the deadline is overshot by little
-NO_EVENTS = np.zeros((0, 4), dtype=np.int64)
-NO_META = np.zeros((0, 13), dtype=np.int64)
 
 
 def deals_per_second(policy: str, threads: int, seconds: float, seed: int = 0, rules: RuleSet | None = None) -> float:

@@ -280,12 +280,11 @@ def engine_totals(deals: int, seed: int) -> dict[str, Any]:
     """The same totals from the engine's kernel (``random:beg=0``, trinidad, matches carried on)."""
     import numpy as np
 
-    from .bench import NO_EVENTS, NO_META
     from .engine.deal import N_STATS, S_DEALER_POINTS, S_MATCHES, S_OTHER_POINTS, new_match_state, simulate_lines
     from .engine.layout import WHY
     from .policy import seat_policies
     from .rules import make_rules
-    from .simulate import chunk_rngs
+    from .simulate import NO_EVENTS, NO_META, chunk_rngs
 
     rules = make_rules("trinidad")
     rules_array = rules.as_array()

@@ -14,11 +14,17 @@ import numpy as np
 
 from .engine.bits import rng_state
 from .engine.deal import MAX_LINE_EVENTS, N_STATS, new_match_state, simulate_lines
+from .engine.layout import (
+    LM_DEALER, LM_END_EVENT, LM_FIRST_EVENT, LM_OVERFLOW, LM_SCORE_AFTER, LM_SCORE_BEFORE, LM_WINNER, N_EV_COLS,
+    N_LINE_META,
+)
 from .gamelog import events_to_json, line_object
 from .rules import RuleSet
 
 CHUNK_DEALS = 250_000
 LOG_BATCH = 512  # lines recorded per kernel call when writing a log
+NO_EVENTS = np.zeros((0, N_EV_COLS), dtype=np.int64)  # simulate_lines without a log: no event rows,
+NO_META = np.zeros((0, N_LINE_META), dtype=np.int64)  # no per-line rows
 
 
 def chunk_sizes(deals: int, chunk: int = CHUNK_DEALS) -> list[int]:
@@ -40,8 +46,8 @@ def iter_log_lines(
     """Every deal of a run as an ``allfours-log/1`` object, in order."""
     rules_array = rules.as_array()
     sides = rules.sides
-    ev = np.zeros((LOG_BATCH * 64 + MAX_LINE_EVENTS, 4), dtype=np.int64)
-    meta = np.zeros((LOG_BATCH, 13), dtype=np.int64)
+    ev = np.zeros((LOG_BATCH * 64 + MAX_LINE_EVENTS, N_EV_COLS), dtype=np.int64)
+    meta = np.zeros((LOG_BATCH, N_LINE_META), dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
     for index, size in enumerate(chunk_sizes(deals, chunk)):
         deck_rng, rng = chunk_rngs(seed, index)
@@ -51,14 +57,14 @@ def iter_log_lines(
             done = simulate_lines(rules_array, min(left, LOG_BATCH), mstate, kinds, params, deck_rng, rng, ev, meta, stats)
             left -= done
             for row in meta[:done]:
-                if row[12]:
+                if row[LM_OVERFLOW]:
                     raise RuntimeError("a deal needed more events than the buffer holds")
-                winner = int(row[3])
+                winner = int(row[LM_WINNER])
                 yield line_object(
                     rules,
-                    int(row[0]),
-                    [int(x) for x in row[4 : 4 + sides]],
-                    events_to_json(ev[row[1] : row[2]], rules.players),
-                    [int(x) for x in row[8 : 8 + sides]],
+                    int(row[LM_DEALER]),
+                    [int(x) for x in row[LM_SCORE_BEFORE : LM_SCORE_BEFORE + sides]],
+                    events_to_json(ev[row[LM_FIRST_EVENT] : row[LM_END_EVENT]], rules.players),
+                    [int(x) for x in row[LM_SCORE_AFTER : LM_SCORE_AFTER + sides]],
                     None if winner < 0 else winner,
                 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.decisions import ROLE_DEALER, ROLE_ELDEST
+from ..engine.decisions import FORCE_BEG, FORCE_GIVE, ROLE_DEALER, ROLE_ELDEST
 from ..engine.layout import T_BEG, T_GIVE
 
 
@@ -63,7 +63,7 @@ class Role:
     def forces(self, flag: int) -> tuple[int, int]:
         """(force_beg, force_give) that make option `flag` the first decision of a line
         (-1 leaves that decision to the policy; the dealer answers only a beg)."""
-        return (flag, -1) if self.kernel == ROLE_ELDEST else (1, flag)
+        return int(FORCE_BEG[self.kernel, flag]), int(FORCE_GIVE[self.kernel, flag])
 
 
 ELDEST = Role("eldest", "the eldest", ("stand", "beg"), ROLE_ELDEST, T_BEG)

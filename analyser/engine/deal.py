@@ -17,7 +17,9 @@ from .bits import RANK_JACK, bit, popcount, rand_below, side_of
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
     I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
-    I_OVERFLOW, I_PLAYED, I_RUNS, I_TRICKS, I_WINNER, N_INFO, N_STATE, N_WHY, PS_N_TRICKS, W_GIFT, W_JACK_BONUS, W_KICK,
+    I_OVERFLOW, I_PLAYED, I_RUNS, I_TRICKS, I_WINNER, LM_DEALER, LM_END_EVENT, LM_FIRST_EVENT, LM_OVERFLOW,
+    LM_SCORE_AFTER, LM_SCORE_BEFORE, LM_WINNER, MS_DEALER, MS_NEW_MATCH, MS_SCORE, N_INFO, N_LINE_META, N_MSTATE,
+    N_STATE, N_WHY, PS_N_TRICKS, W_GIFT, W_JACK_BONUS, W_KICK,
 )
 from .policies import choose_discard, decide_beg, decide_bunch, decide_give
 from .state import award, emit, init_state, playout, score
@@ -219,14 +221,19 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
 
 @njit(cache=True)
 def new_match_state(players):
-    """Match state: [dealer, new-match flag, score per side (4 slots)]."""
-    state = np.zeros(6, dtype=np.int64)
-    state[1] = 1
+    """Match state (layout MS_*): no dealer yet, a new match to start, scores zero."""
+    state = np.zeros(N_MSTATE, dtype=np.int64)
+    state[MS_NEW_MATCH] = 1
     return state
 
 
 @njit(cache=True, nogil=True)
 def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats):
+    """simulate_lines_in with its scratch space allocated here (once per call)."""
+    if mstate.shape[0] != N_MSTATE or stats.shape[0] != N_STATS:
+        raise ValueError("simulate_lines: mstate needs N_MSTATE slots, stats N_STATS")
+    if ev.shape[0] > 0 and (meta.shape[0] < n_lines or meta.shape[1] != N_LINE_META):
+        raise ValueError("simulate_lines: meta needs a row of N_LINE_META per line")
     deck = np.arange(52, dtype=np.int64)
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
@@ -242,10 +249,11 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
                       deck, info, pts, scores, work, state):
     """Play up to `n_lines` lines as matches, adding their facts to `stats`.
 
-    With an event buffer (`ev` rows > 0) every line's events are kept and `meta[i]`
-    gets [dealer, first event, end event, winner, score before x4, score after x4,
-    overflow flag];
-    it stops early when the buffer may not hold another line. Returns lines played.
+    `mstate` (MS_*) carries the match on from call to call. With an event buffer (`ev`
+    rows > 0) every line's events are kept and `meta[i]` (LM_*) gets the dealer, the
+    line's first and end event rows, the winner, the scores before and after, and the
+    overflow flag; it stops early when the buffer may not hold another line. Returns
+    lines played.
     """
     n = rules[R_PLAYERS]
     nsides = 2 if n == 4 else n
@@ -255,35 +263,35 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
     for i in range(n_lines):
         if recording and ev.shape[0] - offset < MAX_LINE_EVENTS:
             break
-        if mstate[1] == 1:  # a new match: cut for the dealer, scores from zero
-            mstate[0] = rand_below(deck_rng, n)
-            mstate[1] = 0
-            mstate[2:6] = 0
-        dealer = mstate[0]
+        if mstate[MS_NEW_MATCH] == 1:  # a new match: cut for the dealer, scores from zero
+            mstate[MS_DEALER] = rand_below(deck_rng, n)
+            mstate[MS_NEW_MATCH] = 0
+            mstate[MS_SCORE:MS_SCORE + 4] = 0
+        dealer = mstate[MS_DEALER]
         for s in range(4):
-            scores[s] = mstate[2 + s]
+            scores[s] = mstate[MS_SCORE + s]
         if recording:
-            meta[i, 0] = dealer
-            meta[i, 1] = offset
+            meta[i, LM_DEALER] = dealer
+            meta[i, LM_FIRST_EVENT] = offset
             for s in range(4):
-                meta[i, 4 + s] = scores[s]
+                meta[i, LM_SCORE_BEFORE + s] = scores[s]
             play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
                          ev[offset:offset + MAX_LINE_EVENTS], info, pts, work, state)
             offset += info[I_EVENTS]
-            meta[i, 2] = offset
-            meta[i, 3] = info[I_WINNER]
+            meta[i, LM_END_EVENT] = offset
+            meta[i, LM_WINNER] = info[I_WINNER]
             for s in range(4):
-                meta[i, 8 + s] = scores[s]
-            meta[i, 12] = info[I_OVERFLOW]
+                meta[i, LM_SCORE_AFTER + s] = scores[s]
+            meta[i, LM_OVERFLOW] = info[I_OVERFLOW]
         else:
             play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
         for s in range(4):
-            mstate[2 + s] = scores[s]
+            mstate[MS_SCORE + s] = scores[s]
         if info[I_WINNER] >= 0:
-            mstate[1] = 1
+            mstate[MS_NEW_MATCH] = 1
             stats[S_MATCHES] += 1
         else:
-            mstate[0] = (dealer + 1) % n
+            mstate[MS_DEALER] = (dealer + 1) % n
         dside = side_of(dealer, n)
         net = 0
         for s in range(nsides):

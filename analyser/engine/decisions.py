@@ -1,13 +1,14 @@
 """Kernels for judging one decision: conditioned deals, paired options, one-deal transitions.
 
-``evaluate_decision`` samples the cards the decider cannot see, consistently with
-what it knows, and plays every option on the same sampled deal with the same random
-streams (common random numbers), so the options' difference has a small variance.
-``sample_transitions`` plays many single deals from one score, for the match-equity
-table (see ``analyser.analysis.equity``). ``play_out`` finishes a match.
-``paired_class_sums`` plays both options of the eldest's or the dealer's decision on
-deals from the natural distribution and adds up the results per hand class, for the
-strategy tables and the advice checks (``analyser.analysis.strategy``, ``.advice``).
+``paired_rollout`` is the one paired-rollout kernel: it plays every option of a
+decision on the same deal with the same random streams (common random numbers), so
+the options' difference has a small variance. ``evaluate_decision`` samples the cards
+the decider cannot see, consistently with what it knows, and rolls each sample out;
+``paired_class_sums`` rolls out deals from the natural distribution and adds up the
+results per hand class of the eldest or the dealer, for the strategy tables and the
+advice checks (``analyser.analysis.strategy``, ``.advice``). ``sample_transitions``
+plays many single deals from one score, for the match-equity table (see
+``analyser.analysis.equity``). ``play_out`` finishes a match.
 """
 
 from __future__ import annotations
@@ -19,29 +20,42 @@ from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
     RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, popcount, rand_below,
 )
-from .deal import HAND_SIZE, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
+from .deal import HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit
-from .layout import I_FIRST_KICK, I_WINNER, N_STATE, N_INFO, N_WHY
+from .layout import (
+    EV_A, EV_B, I_FIRST_KICK, I_WINNER, N_EV_COLS, N_INFO, N_STATE, N_STREAMS, N_WHY, RNG_WORDS, ST_DEAL_CHOICE,
+    ST_DEAL_DECK, ST_JUMP, ST_LINE_CHOICE, ST_LINE_DECK,
+)
 from .policies import decide_beg, decide_give
 
 # xoshiro256**'s jump polynomial: a jump moves a stream 2**128 steps ahead.
 JUMP = np.array([0x180EC6D33CFD0ABA, 0xD5A61266F0C9392C, 0xA9582618E03FC9AA, 0x39ABDC4529B1661C], dtype=np.uint64)
 
 
-@njit(cache=True)
-def jump(s):
-    """Advance the stream s (uint64[4]) by 2**128 draws, in place.
+@njit(cache=True, _nrt=False)
+def jump_in(s, t):
+    """Advance the stream s (uint64[4]) by 2**128 draws, in place; t is uint64[4] scratch.
 
     A copy taken before the jump and the stream after it never overlap, so each
     sampled deal gets its own streams without a seed per deal.
     """
-    t = np.zeros(4, dtype=np.uint64)
+    for i in range(4):
+        t[i] = 0
     for i in range(4):
         for b in range(64):
             if JUMP[i] & (U1 << np.uint64(b)):
-                t ^= s
+                for k in range(4):
+                    t[k] ^= s[k]
             next_u64(s)
-    s[:] = t
+    for i in range(4):
+        s[i] = t[i]
+
+
+@njit(cache=True, _nrt=False)
+def copy_words(dst, src):
+    """dst[:] = src without numba's runtime (a loop)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
 
 
 @njit(cache=True)
@@ -76,16 +90,24 @@ def dealt_hand(deck, k):
 @njit(cache=True)
 def play_out(rules, dealer, scores, deck, kinds, params, deck_rng, rng, info, pts):
     """Play on from a finished line (dealt by `dealer`) until a side wins; the winner."""
+    ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    state = np.zeros(N_STATE, dtype=np.int64)
+    return play_out_in(rules, dealer, scores, deck, kinds, params, deck_rng, rng, ev, info, pts, work, state)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_out_in(rules, dealer, scores, deck, kinds, params, deck_rng, rng, ev, info, pts, work, state):
+    """play_out with caller-owned scratch space (as play_line_in's): no allocation."""
     n = rules[R_PLAYERS]
-    ev = np.zeros((0, 4), dtype=np.int64)
     while True:
         dealer = (dealer + 1) % n
-        play_line(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts)
+        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
         if info[I_WINNER] >= 0:
             return info[I_WINNER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def equity_of(equity, scores, next_dealer_side, side):
     """P(`side` wins) from a two-side score before the next deal, from the table
     equity[a, b] = P(the dealer's side wins | dealer's side has a, the other b)."""
@@ -110,6 +132,57 @@ def net_points(pts, info, nsides, dside, mine):
     return total
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def paired_rollout(rules, dealer, mine, scores, deck, force_beg, force_give, kinds, params, deck_rng, rng, equity,
+                   playout, net, win, first, streams, line_deck, sc, ev, info, pts, work, state):
+    """Play every option of one decision on the same deal: the paired rollout of every analysis.
+
+    Option j plays the line dealt by `dealer` from `scores` (int64[4] by side, before the
+    turn-up's kick) with `deck` (all 52 positions as they are), the first stand/beg forced
+    to force_beg[j] and the first give/run to force_give[j] (-1: the policy decides), from
+    copies of the same card stream `deck_rng` and choice stream `rng`; afterwards both
+    streams are jumped 2**128 ahead, so the next deal's copies never overlap these.
+    Per option j: net[j] gets the net points of side `mine` (net_points). If win.shape[0]
+    > 0, win[j] gets its match-win probability: 1/0 if the line ended the match, else 1/0
+    from playing the match out (`playout`) or the two-side table `equity` at the new score.
+    If first.shape[0] > 0, first[j, seat] gets the first deal's hand of each seat and
+    first[j, n] its turn-up (`ev` must then hold a deal's events).
+    Scratch: streams (uint64[N_STREAMS, RNG_WORDS], rows ST_*), line_deck, sc, and
+    ev, info, pts, work, state as play_line_in's. Allocates nothing.
+    """
+    n = rules[R_PLAYERS]
+    nsides = 2 if n == 4 else n
+    dside = side_of(dealer, n)
+    deal_deck_rng = streams[ST_DEAL_DECK]
+    deal_rng = streams[ST_DEAL_CHOICE]
+    dr = streams[ST_LINE_DECK]
+    r = streams[ST_LINE_CHOICE]
+    copy_words(deal_deck_rng, deck_rng)
+    jump_in(deck_rng, streams[ST_JUMP])
+    copy_words(deal_rng, rng)
+    jump_in(rng, streams[ST_JUMP])
+    for j in range(force_beg.shape[0]):
+        copy_words(line_deck, deck)
+        copy_words(dr, deal_deck_rng)
+        copy_words(r, deal_rng)
+        copy_words(sc, scores)
+        play_line_in(rules, dealer, sc, line_deck, 52, force_beg[j], force_give[j], kinds, params, dr, r, ev, info,
+                     pts, work, state)
+        if first.shape[0] > 0:  # rows 1..n: the E_HAND rows of the first deal; row n + 1: its turn-up
+            for k in range(n):
+                first[j, ev[1 + k, EV_A]] = ev[1 + k, EV_B]
+            first[j, n] = ev[1 + n, EV_A]
+        net[j] = net_points(pts, info, nsides, dside, mine)
+        if win.shape[0] > 0:
+            w = info[I_WINNER]
+            if w < 0 and playout:
+                w = play_out_in(rules, dealer, sc, line_deck, kinds, params, dr, r, ev[0:0], info, pts, work, state)
+            if w >= 0:
+                win[j] = 1.0 if w == mine else 0.0
+            else:
+                win[j] = equity_of(equity, sc, side_of((dealer + 1) % n, n), mine)
+
+
 @njit(cache=True, nogil=True)
 def evaluate_decision(rules, dealer, decider, scores, known, rest, force_beg, force_give, kinds, params,
                       equity, playout, deck_rng, rng, beg_rng, max_tries, net, win, first_deals):
@@ -124,24 +197,29 @@ def evaluate_decision(rules, dealer, decider, scores, known, rest, force_beg, fo
     probability: 1/0 if the line ended the match, else the two-side table `equity`
     at the new score, or (playout=True) 1/0 from playing the match out.
     first_deals (rows > 0 to record): the first deal's hands by seat and the turn-up.
-    Stops early, before `max_tries` samples are exceeded.
+    Stops early, before `max_tries` samples are exceeded. Each kept deck is played by
+    paired_rollout.
     """
     n = rules[R_PLAYERS]
-    nsides = 2 if n == 4 else n
     n_deals, n_opt = net.shape
     eldest = (dealer + 1) % n
     dside = side_of(dealer, n)
     mine = side_of(decider, n)
-    next_dside = side_of((dealer + 1) % n, n)
     turnup_pos = HAND_SIZE * n
     record = first_deals.shape[0] > 0
-    ev = np.zeros((MAX_LINE_EVENTS if record else 0, 4), dtype=np.int64)
+    if record and (first_deals.shape[1] != n_opt or first_deals.shape[2] != n + 1):
+        raise ValueError("evaluate_decision: first_deals needs a row of n + 1 per option")
+    ev = np.zeros((MAX_LINE_EVENTS if record else 0, N_EV_COLS), dtype=np.int64)
+    no_first = np.zeros((0, 0), dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     pool = np.empty(rest.shape[0], dtype=np.int64)
     line_deck = np.empty(52, dtype=np.int64)
     sc = np.zeros(4, dtype=np.int64)
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    state = np.zeros(N_STATE, dtype=np.int64)
+    streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     # The eldest begs after the turn-up's kick is scored: its policy sees that score.
     beg_scores = scores.copy()
     beg_scores[dside] += kick_points(rules[R_KICK], known[turnup_pos])
@@ -157,29 +235,9 @@ def evaluate_decision(rules, dealer, decider, scores, known, rest, force_beg, fo
             if decide_beg(kinds[eldest], params[eldest], dealt_hand(deck, 0), deck[turnup_pos], eldest, dealer,
                           beg_scores, rules, beg_rng):
                 break
-        deal_deck_rng = deck_rng.copy()
-        jump(deck_rng)
-        deal_rng = rng.copy()
-        jump(rng)
-        for j in range(n_opt):
-            line_deck[:] = deck
-            dr = deal_deck_rng.copy()
-            r = deal_rng.copy()
-            sc[:] = scores
-            play_line(rules, dealer, sc, line_deck, 52, force_beg[j], force_give[j], kinds, params, dr, r, ev,
-                      info, pts)
-            if record:
-                for k in range(n):
-                    first_deals[i, j, ev[1 + k, 1]] = ev[1 + k, 2]
-                first_deals[i, j, n] = ev[1 + n, 1]
-            net[i, j] = net_points(pts, info, nsides, dside, mine)
-            w = info[I_WINNER]
-            if w < 0 and playout:
-                w = play_out(rules, dealer, sc, line_deck, kinds, params, dr, r, info, pts)
-            if w >= 0:
-                win[i, j] = 1.0 if w == mine else 0.0
-            else:
-                win[i, j] = equity_of(equity, sc, next_dside, mine)
+        paired_rollout(rules, dealer, mine, scores, deck, force_beg, force_give, kinds, params, deck_rng, rng,
+                       equity, playout, net[i], win[i], first_deals[i] if record else no_first, streams, line_deck,
+                       sc, ev, info, pts, work, state)
     return n_deals, tries
 
 
@@ -231,6 +289,10 @@ CLASSING_DEALER_ADVICE = 2   # class code + N_HAND_CLASSES * (a strong side suit
 N_SIDE_SUBCLASSES = 108      # 4 lengths x 3 tops x 3 tens x 3 honour-point bands
 ROLE_ELDEST = 0              # the eldest decides: option 0 stand, option 1 beg (the dealer's policy answers)
 ROLE_DEALER = 1              # the dealer answers a beg: option 0 run, option 1 give
+# The first decisions that force option 0 and 1 of each role: FORCE_BEG[role, option] and
+# FORCE_GIVE[role, option] (-1: the policy decides). The words are analysis/vocabulary.py's.
+FORCE_BEG = np.array([[0, 1], [1, 1]], dtype=np.int64)
+FORCE_GIVE = np.array([[-1, -1], [0, 1]], dtype=np.int64)
 # Per-class accumulators (int64 columns of `sums`): net points of option 0 (a) and 1 (b),
 # their paired difference d = b - a, and how the seats' own policy would have chosen.
 CS_N, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_DD, CS_POLICY_B, CS_D_POLICY_B, CS_DD_POLICY_B = range(10)
@@ -240,21 +302,6 @@ N_CLASS_SUMS = 10
 CT_TRIES, CT_KICK_ENDED, CT_NO_BEG, CT_DEALS = range(4)
 N_COUNTS = 4
 HONOUR_POINTS = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int64)  # J Q K A; tens apart
-
-
-@njit(cache=True, _nrt=False)
-def jump_in(s, t):
-    """`jump` with caller-owned scratch t (uint64[4]): no allocation."""
-    for i in range(4):
-        t[i] = 0
-    for i in range(4):
-        for b in range(64):
-            if JUMP[i] & (U1 << np.uint64(b)):
-                for k in range(4):
-                    t[k] ^= s[k]
-            next_u64(s)
-    for i in range(4):
-        s[i] = t[i]
 
 
 @njit(cache=True, _nrt=False)
@@ -314,35 +361,32 @@ def n_classes(classing: int) -> int:
             CLASSING_DEALER_ADVICE: 2 * N_HAND_CLASSES}[classing]
 
 
-@njit(cache=True, _nrt=False)
-def copy_words(dst, src):
-    for k in range(src.shape[0]):
-        dst[k] = src[k]
-
-
 @njit(cache=True, nogil=True)
 def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
                       sums, counts):
     """paired_class_sums_in with its scratch space allocated here (once per call)."""
-    ev = np.zeros((0, 4), dtype=np.int64)
+    if sums.shape[1] != N_CLASS_SUMS or counts.shape[0] != N_COUNTS:
+        raise ValueError("paired_class_sums: sums needs N_CLASS_SUMS columns, counts N_COUNTS")
+    ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
     deck = np.arange(52, dtype=np.int64)
     line_deck = np.empty(52, dtype=np.int64)
     sc = np.zeros(4, dtype=np.int64)
     seen = np.zeros(4, dtype=np.int64)
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(12, dtype=np.uint64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
     state = np.zeros(N_STATE, dtype=np.int64)
-    streams = np.zeros((5, 4), dtype=np.uint64)
+    streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     values = np.zeros(2, dtype=np.int64)
+    no_table = np.zeros((1, 1), dtype=np.float64)
     return paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals,
                                 max_tries, sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state,
-                                streams, values)
+                                streams, values, no_table)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
-                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, values):
+                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, values, no_table):
     """Evaluate `n_deals` decisions of `role`, both options on each deal, adding per-class sums.
 
     Deals come from the natural distribution: a uniformly shuffled deck, dealt by seat
@@ -351,17 +395,17 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
     sample is kept only if the eldest's own policy begs with its hand (decided with
     `beg_rng`, so rejection never shifts the paired streams). Each kept deal is played
     twice, option 0 and 1 forced as the first decision (ROLE_ELDEST: stand / beg, the
-    dealer's policy answering a beg; ROLE_DEALER: run / give), from the same deck and
-    copies of the same card and choice streams (each then jumped 2**128 ahead).
+    dealer's policy answering a beg; ROLE_DEALER: run / give: FORCE_BEG, FORCE_GIVE) by
+    paired_rollout, from the same deck and copies of the same card and choice streams.
     The value of an option is the decider's side's net points of the line (its points
     minus all other sides' together, without the first turn-up's kick, as net_points).
     sums[class, CS_*] (class by deal_class of the decider's hand) gets n, the sums and
     sums of squares of a, b and d = b - a, and, over the deals where the decider's own
     policy (seats' kinds/params) would choose option 1, the count and d's sums.
     Stops after `max_tries` deck samples; counts[CT_*] += what happened; returns deals done.
+    Scratch as paired_class_sums allocates it (no_table: float64[1, 1], never read).
     """
     n = rules[R_PLAYERS]
-    nsides = 2 if n == 4 else n
     dealer = n - 1
     eldest = 0
     decider = eldest if role == ROLE_ELDEST else dealer
@@ -369,11 +413,8 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
     mine = side_of(decider, n)
     turnup_pos = HAND_SIZE * n
     target = rules[R_TARGET]
-    deal_deck_rng = streams[0]
-    deal_rng = streams[1]
-    dr = streams[2]
-    r = streams[3]
-    tmp = streams[4]
+    no_win = no_table[0, 0:0]  # paired_rollout: net points only, no match-win probability
+    no_first = pts[0:0]        # ... and no first deals recorded
     done = 0
     while done < n_deals and counts[CT_TRIES] < max_tries:
         counts[CT_TRIES] += 1
@@ -407,22 +448,9 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
             hand = eldest_hand
             policy_b = decide_beg(kinds[eldest], params[eldest], hand, turnup, eldest, dealer, seen, rules, beg_rng)
         cls = deal_class(classing, hand, turnup // 13)
-        copy_words(deal_deck_rng, deck_rng)
-        jump_in(deck_rng, tmp)
-        copy_words(deal_rng, rng)
-        jump_in(rng, tmp)
-        for opt in range(2):
-            copy_words(line_deck, deck)
-            copy_words(dr, deal_deck_rng)
-            copy_words(r, deal_rng)
-            copy_words(sc, scores)
-            if role == ROLE_ELDEST:
-                force_beg, force_give = opt, -1
-            else:
-                force_beg, force_give = 1, opt
-            play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
-                         pts, work, state)
-            values[opt] = net_points(pts, info, nsides, dside, mine)
+        paired_rollout(rules, dealer, mine, scores, deck, FORCE_BEG[role], FORCE_GIVE[role], kinds, params, deck_rng,
+                       rng, no_table, False, values, no_win, no_first, streams, line_deck, sc, ev, info, pts, work,
+                       state)
         a = values[0]
         b = values[1]
         d = b - a

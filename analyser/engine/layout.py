@@ -46,6 +46,43 @@ I_FIRST_BEG = 13   # first decision of the line: 1 beg, 0 stand, -1 none
 I_FIRST_GIVE = 14  # dealer's first answer: 1 give, 0 run, -1 none
 N_INFO = 16
 
+# Match state of simulate_lines (int64 array `mstate`, made by deal.new_match_state): lines
+# carry it from one call to the next, so a match may go on across calls.
+MS_DEALER = 0       # seat that deals the next line
+MS_NEW_MATCH = 1    # 1: the next line starts a match (a cut for the dealer, scores from zero)
+MS_SCORE = 2        # + side: the match score before the next line
+N_MSTATE = 6
+assert N_MSTATE == MS_SCORE + 4
+
+# Per-line rows simulate_lines writes when it keeps events (int64 array `meta`, one row per line).
+LM_DEALER = 0
+LM_FIRST_EVENT = 1  # the line's first row in the event buffer
+LM_END_EVENT = 2    # one past its last row
+LM_WINNER = 3       # side that won the match in this line, or -1
+LM_SCORE_BEFORE = 4  # + side: score before the line
+LM_SCORE_AFTER = 8   # + side: score after it
+LM_OVERFLOW = 12    # 1 if the line's events did not fit (I_OVERFLOW)
+N_LINE_META = 13
+assert LM_SCORE_AFTER == LM_SCORE_BEFORE + 4 and LM_OVERFLOW == LM_SCORE_AFTER + 4 and N_LINE_META == LM_OVERFLOW + 1
+
+# Event row columns (int64[4] rows, see the E_* codes above).
+EV_TYPE = 0
+EV_A = 1
+EV_B = 2
+EV_C = 3
+N_EV_COLS = 4
+
+# Random streams: xoshiro256** states of RNG_WORDS uint64 words. A paired rollout
+# (decisions.paired_rollout) keeps its streams in the rows of a uint64 array `streams`.
+RNG_WORDS = 4
+ST_DEAL_DECK = 0    # the card stream as the deal starts: every option starts from a copy
+ST_DEAL_CHOICE = 1  # the choice stream as the deal starts
+ST_LINE_DECK = 2    # the copy one option plays with
+ST_LINE_CHOICE = 3
+ST_JUMP = 4         # scratch of the 2**128 jump
+N_STREAMS = 5
+assert N_STREAMS == ST_JUMP + 1
+
 # Play state: one position of trick play as an int64 array (engine/state.py moves it).
 # Card masks are uint64 bit patterns stored as int64; "+ seat" / "+ side" fields have 4 slots.
 # The cards a seat has played are PS_START & ~PS_HAND (state.played_by).

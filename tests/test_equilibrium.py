@@ -402,3 +402,28 @@ def test_the_fine_scheme_splits_by_a_strong_side_suit(tmp_path: Path) -> None:
 
     with pytest.raises(PolicyError, match="--classes coarse"):
         parse_policy(f"equilibrium:{tmp_path / 'eq'}")
+
+
+def test_all_scores(tmp_path: Path) -> None:
+    args = ["equilibrium", "--rules", "trinidad", "--set", "target=4", "--deals", "400", "--all-scores",
+            "--equity-dir", str(tmp_path / "equity"), "--threads", "2"]
+    result = invoke(args + ["--out", str(tmp_path / "eq"), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["deals_per_score"] == 400 and doc["measure"] == "match-win probability"
+    scores = [tuple(c["score"]) for c in doc["scores"]]
+    assert scores == sorted(scores) and (0, 0) in scores and len(scores) <= 16
+    for cell in doc["scores"]:
+        assert 0.0 <= cell["value"] <= 1.0 and cell["deals"] == 400
+        assert cell["exploitability"]["equilibrium"] <= 1e-6 <= cell["exploitability"]["heuristic"] + 1e-6
+        assert sum(r["deals"] for r in cell["eldest"]) == 400
+    import pandas as pd
+
+    frame = pd.read_parquet(tmp_path / "eq" / "scores.parquet")
+    assert {"eldest_score", "dealer_score", "role", "class", "deals", "p", "heuristic_p"} <= set(frame.columns)
+    text = invoke(args + ["--out", str(tmp_path / "text")])
+    assert text.exit_code == 0 and "Bidding equilibrium at every score" in text.stdout
+    for extra, words in ((["--score", "1:2"], "leave --score and --tuned out"),
+                         (["--rules", "classic", "--players", "3"], "--all-scores needs two sides")):
+        bad = invoke(args + ["--out", str(tmp_path / "bad")] + extra)
+        assert bad.exit_code == 2 and words in bad.stderr and bad.stderr.count("\n") == 1

@@ -82,6 +82,8 @@ SCHEMES = {"coarse": SCHEME_COARSE, "fine": SCHEME_FINE}
 STRONG_SIDE = "/side"        # the fine scheme's mark of a strong side suit (three or more with its ace or ten)
 EQUILIBRIUM_STREAM = 2000
 BOOTSTRAP_STREAM = 2001
+SCORES_STREAM = 2002         # all-scores runs: SeedSequence(seed, spawn_key=(SCORES_STREAM, cell, chunk))
+SCORES_FILE = "scores"
 DEFAULT_DEALS = 1_000_000
 DEFAULT_RESAMPLES = 200
 CFR_ITERATIONS = 10_000
@@ -136,20 +138,21 @@ def chunk_deals(deals: int) -> int:
     return int(min(CHUNK_MAX, max(CHUNK_MIN, -(-deals // TARGET_CHUNKS))))
 
 
-def chunk_rngs(seed: int, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Card, choice and reference-policy streams of chunk `index`."""
-    cards, choices, ref = np.random.SeedSequence(seed, spawn_key=(EQUILIBRIUM_STREAM, index)).spawn(3)
+def chunk_rngs(seed: int, index: int, cell: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Card, choice and reference-policy streams of chunk `index` (of score `cell` of an all-scores run)."""
+    key = (EQUILIBRIUM_STREAM, index) if cell < 0 else (SCORES_STREAM, cell, index)
+    cards, choices, ref = np.random.SeedSequence(seed, spawn_key=key).spawn(3)
     return rng_state(cards), rng_state(choices), rng_state(ref)
 
 
 def tensor_chunk(rules_array: np.ndarray, scores: np.ndarray, kinds: np.ndarray, params: np.ndarray, ref_kind: int,
                  ref_row: np.ndarray, measure: int, equity: np.ndarray, scheme: str, seed: int, index: int, size: int,
-                 stop: threading.Event | None = None,
+                 cell: int = -1, stop: threading.Event | None = None,
                  progress: Progress | None = None) -> tuple[int, np.ndarray, np.ndarray] | None:
     """One chunk: (index, tensor[e, d, TS_*] over the scheme's possible classes, counts[BC_*]); None if stopped."""
     if stop is not None and stop.is_set():
         return None
-    deck_rng, rng, ref_rng = chunk_rngs(seed, index)
+    deck_rng, rng, ref_rng = chunk_rngs(seed, index, cell)
     full = np.zeros((scheme_size(scheme), scheme_size(scheme), N_TS), dtype=np.float64)
     counts = np.zeros(N_BC, dtype=np.int64)
     tensor_kernel(rules_array, scores, kinds, params, ref_kind, ref_row, measure, equity, SCHEMES[scheme], deck_rng,
@@ -220,8 +223,9 @@ def reference_row(play: str) -> tuple[int, np.ndarray]:
 
 
 def payoff_tensor(rules: RuleSet, play: str, scores: np.ndarray, equity: EquityTable | None, scheme: str, deals: int,
-                  seed: int, executor: Executor, progress: Progress | None = None) -> Tensor:
-    """The tensor of `deals` decision deals (module docstring), on `executor`."""
+                  seed: int, executor: Executor, progress: Progress | None = None, cell: int = -1) -> Tensor:
+    """The tensor of `deals` decision deals (module docstring), on `executor` (`cell`: the score's index
+    in an all-scores run, which has its own streams)."""
     codes = scheme_codes(scheme)
     kind, row = parse_policy(play)
     kinds = np.full(rules.players, kind, dtype=np.int64)
@@ -242,8 +246,8 @@ def payoff_tensor(rules: RuleSet, play: str, scores: np.ndarray, equity: EquityT
         np.add(counts, c, out=counts)
 
     rules_array = rules.as_array()
-    tasks = (Task(f"equilibrium-{k:05d}", (rules_array, scores, kinds, params, ref_kind, ref_row, measure, table,
-                                            scheme, seed, k, n), n) for k, n in enumerate(sizes))
+    tasks = (Task(f"equilibrium-{cell}-{k:05d}", (rules_array, scores, kinds, params, ref_kind, ref_row, measure,
+                                                   table, scheme, seed, k, n, cell), n) for k, n in enumerate(sizes))
     executor.run(tensor_chunk, tasks, finished, progress)
     if counts[BC_DEALS] < deals:
         raise EquilibriumError(f"only {int(counts[BC_DEALS])} of {deals} sampled deals had a decision "
@@ -518,8 +522,13 @@ class EquilibriumResult:
         return out
 
     def meta(self) -> dict[str, Any]:
-        return {"format": EQUILIBRIUM_FORMAT, "version": __version__, "engine": source_fingerprint(),
-                "command": " ".join(sys.argv), "created": datetime.now(UTC).isoformat(timespec="seconds")}
+        return {"format": EQUILIBRIUM_FORMAT, **meta_fields()}
+
+
+def meta_fields() -> dict[str, Any]:
+    """What made a run folder: version, engine sources, command line, time."""
+    return {"version": __version__, "engine": source_fingerprint(), "command": " ".join(sys.argv),
+            "created": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 def heuristic_strategy(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
@@ -632,3 +641,102 @@ def write_run(result: EquilibriumResult, out_dir: Path) -> Path:
     (out_dir / RESULT_FILE).write_text(json.dumps({**doc, **result.meta()}, indent=1) + "\n", encoding="utf-8")
     return out_dir
 
+
+# ---- the equilibrium at every score ------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class ScoresResult:
+    """The equilibrium at every score a:b below the target (eldest's side first): no bootstrap."""
+
+    rules: RuleSet
+    play: str
+    scheme: str
+    deals: int                    # decision deals per score
+    seed: int
+    cells: list[dict[str, Any]]   # per score: score, value, exploitabilities, deals, classes' P
+    seconds: float
+    out_dir: Path | None = None
+
+    def value_matrix(self) -> np.ndarray:
+        t = self.rules.target
+        out = np.full((t, t), np.nan)
+        for cell in self.cells:
+            a, b = cell["score"]
+            out[a, b] = cell["value"]
+        return out
+
+    def frame(self) -> pd.DataFrame:
+        """One row per score, role and class: deals, the equilibrium's and the heuristic's probability."""
+        rows = []
+        for cell in self.cells:
+            a, b = cell["score"]
+            for role in ("eldest", "dealer"):
+                key = f"p_{ROLE[role].option1}"
+                for r in cell[role]:
+                    rows.append({"eldest_score": a, "dealer_score": b, "role": role, "class": r["class"],
+                                 "deals": r["deals"], "p": r[key], "heuristic_p": r[f"heuristic_{key}"]})
+        return pd.DataFrame(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": EQUILIBRIUM_FORMAT + "+scores", "rules": self.rules.as_log_dict(), "play": self.play,
+                "classes": self.scheme, "measure": "match-win probability", "deals_per_score": self.deals,
+                "seed": self.seed, "scores": self.cells,
+                "files": None if self.out_dir is None else {"scores": str(self.out_dir / f"{SCORES_FILE}.parquet"),
+                                                             "values": str(self.out_dir / "score-values.csv")},
+                "seconds": round(self.seconds, 3)}
+
+
+def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str, equity: EquityTable,
+                   out_dir: Path | None = None, threads: int | None = None, executor: Executor | None = None,
+                   progress: Progress | None = None) -> ScoresResult:
+    """The equilibrium (LP, match-win probability from `equity`) at every score below the target, `deals`
+    decision deals each, on streams of their own; a score where no deal has a decision (every kick ends the
+    match) is left out. Writes scores.parquet/.csv, score-values.csv and scores.json if `out_dir` is given."""
+    from .strategy import side_scores
+
+    check_inputs(rules, scheme, None)
+    if rules.sides != 2:
+        raise EquilibriumError(f"--all-scores needs two sides (match-win probability), not {rules.players} players")
+    if equity.target != rules.target:
+        raise ValueError("the equity table does not match these rules")
+    executor = executor if executor is not None else LocalExecutor(threads)
+    start = time.perf_counter()
+    cells: list[dict[str, Any]] = []
+    t = rules.target
+    for cell, (a, b) in enumerate((a, b) for a in range(t) for b in range(t)):
+        scores = side_scores(rules, (a, b))
+        try:
+            tensor = payoff_tensor(rules, play, scores, equity, scheme, deals, seed, executor, progress, cell)
+        except EquilibriumError:  # the dealer's side wins on almost every kick: too few decisions
+            continue
+        game = Game.from_sums(tensor.total, tensor.three)
+        value, b_eq, g_eq = solve_lp(game)
+        h_b, h_g = heuristic_strategy(tensor)
+        entry: dict[str, Any] = {"score": [a, b], "value": value, "deals": tensor.deals,
+                                 "exploitability": {"heuristic": sum(game.gains(h_b, h_g)),
+                                                    "equilibrium": sum(game.gains(b_eq, g_eq))},
+                                 "heuristic_value": game.values(h_b, h_g)[0]}
+        for role, p, href, deals_by in (("eldest", b_eq, h_b, game.eldest_deals),
+                                        ("dealer", g_eq, h_g, game.dealer_deals)):
+            key = f"p_{ROLE[role].option1}"
+            entry[role] = [{"class": scheme_key(scheme, code), "deals": int(deals_by[i]), key: float(p[i]),
+                            f"heuristic_{key}": float(href[i])}
+                           for i, code in enumerate(tensor.codes) if deals_by[i] > 0]
+        cells.append(entry)
+    result = ScoresResult(rules, play, scheme, deals, seed, cells, time.perf_counter() - start)
+    if out_dir is not None:
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        result.out_dir = out_dir
+        frame = result.frame()
+        frame.to_parquet(out_dir / f"{SCORES_FILE}.parquet", index=False)
+        frame.to_csv(out_dir / f"{SCORES_FILE}.csv", index=False)
+        pd.DataFrame([{"eldest_score": c["score"][0], "dealer_score": c["score"][1], "deals": c["deals"],
+                       "value": c["value"], "heuristic_value": c["heuristic_value"],
+                       "heuristic_exploitability": c["exploitability"]["heuristic"],
+                       "equilibrium_exploitability": c["exploitability"]["equilibrium"]} for c in cells]
+                     ).to_csv(out_dir / "score-values.csv", index=False)
+        (out_dir / f"{SCORES_FILE}.json").write_text(json.dumps({**result.to_json(), **meta_fields()}, indent=1)
+                                                     + "\n", encoding="utf-8")
+    return result

@@ -8,8 +8,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult
-from ..analysis.equity import DEFAULT_DIR
+from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult, ScoresResult
+from ..analysis.equity import DEFAULT_DIR, EquityTable
+from ..rules import RuleSet
 from ..analysis.vocabulary import ROLE
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
@@ -66,6 +67,45 @@ def format_result(res: EquilibriumResult) -> str:
     return "\n".join(lines)
 
 
+def format_scores(res: ScoresResult) -> str:
+    r = res.rules
+    t = r.target
+    values = res.value_matrix()
+    lines = [f"Bidding equilibrium at every score: {r.preset}, {r.players} players, play {res.play}, classes "
+             f"{res.scheme}; {res.deals:,} decision deals per score, seed {res.seed}",
+             "value: the eldest's side's match-win probability under the equilibrium, %; rows the eldest's side's "
+             "score, columns the dealer's side's (- : every kick ends the match)",
+             "     " + "".join(f"{b:>6}" for b in range(t))]
+    for a in range(t):
+        lines.append(f"{a:>4} " + "".join("     -" if values[a, b] != values[a, b] else f"{100 * values[a, b]:>6.1f}"
+                                          for b in range(t)))
+    worst = max(res.cells, key=lambda c: c["exploitability"]["heuristic"], default=None)
+    if worst is not None:
+        a, b = worst["score"]
+        lines.append(f"the heuristic is most exploitable at {a}:{b}: {100 * worst['exploitability']['heuristic']:.2f} "
+                     "points of match-win probability per decision deal")
+    lines.append(f"{len(res.cells)} scores in {res.seconds:.1f} s")
+    if res.out_dir is not None:
+        lines.append(f"per score and class: {res.out_dir}/scores.parquet (and .csv); values: "
+                     f"{res.out_dir}/score-values.csv; all: {res.out_dir}/scores.json")
+    return "\n".join(lines)
+
+
+def find_equity(ruleset: RuleSet, play: str, equity_dir: Path, threads: int | None) -> EquityTable:
+    """The cached equity table for these rules and play policy, estimated (and cached) if there is none."""
+    from ..analysis.equity import cached_table, equity_table
+
+    with file_errors(equity_dir):
+        found = cached_table(ruleset, play, equity_dir)
+        if found is not None:
+            return found[0]
+        typer.echo(f"no equity table for these rules, policy and engine in {equity_dir}: estimating one "
+                   "(once; see `allfours equity`)", err=True)
+        with progress_bar("equity table", ruleset.target ** 2) as bar:
+            table, _, _ = equity_table(ruleset, play, out_dir=equity_dir, progress=bar.advance, threads=threads)
+        return table
+
+
 def equilibrium(
     rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
     players: PlayersOpt = None,
@@ -87,16 +127,18 @@ def equilibrium(
         "--tuned", metavar="RUN_DIR", help="Also the exploitability of this strategy run's tables.")] = None,
     resamples: Annotated[int, typer.Option("--resamples", min=1, max=100_000,
                                            help="Bootstrap re-solves for the 95% CIs.")] = DEFAULT_RESAMPLES,
+    all_scores: Annotated[bool, typer.Option(
+        "--all-scores", help="Solve at every score below the target instead (match-win probability; "
+                             "--deals per score, no bootstrap).")] = False,
     equity_dir: Annotated[Path, typer.Option("--equity-dir", help="Where equity tables are cached (with "
-                                                                  "--score).")] = DEFAULT_DIR,
+                                                                  "--score or --all-scores).")] = DEFAULT_DIR,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The bidding game's equilibrium by hand class (LP with two sides), its value and exploitability."""
-    from ..analysis.equilibrium import check_inputs, check_out_dir, run_equilibrium
-    from ..analysis.equity import cached_table, equity_table
+    from ..analysis.equilibrium import EquilibriumError, check_inputs, check_out_dir, run_all_scores, run_equilibrium
     from ..analysis.strategy import parse_side_score
     from ..executor import check_options, open_executor
     from ..policy import parse_policy, read_tuned
@@ -106,21 +148,22 @@ def equilibrium(
     parse_policy(play)
     parsed = parse_side_score(score, ruleset) if score is not None else None
     check_inputs(ruleset, classes, parsed)
+    if all_scores and (parsed is not None or tuned is not None):
+        raise EquilibriumError("--all-scores solves at every score: leave --score and --tuned out")
+    if all_scores and ruleset.sides != 2:
+        raise EquilibriumError(f"--all-scores needs two sides (match-win probability), not {ruleset.players} players")
     if tuned is not None:
         read_tuned(tuned)
     check_out_dir(out, force)
-    table = None
-    if parsed is not None:
-        with file_errors(equity_dir):
-            found = cached_table(ruleset, play, equity_dir)
-            if found is None:
-                typer.echo(f"no equity table for these rules, policy and engine in {equity_dir}: estimating one "
-                           "(once; see `allfours equity`)", err=True)
-                with progress_bar("equity table", ruleset.target ** 2) as bar:
-                    table, _, _ = equity_table(ruleset, play, out_dir=equity_dir, progress=bar.advance,
-                                               threads=threads)
-            else:
-                table = found[0]
+    table = find_equity(ruleset, play, equity_dir, threads) if parsed is not None or all_scores else None
+    if all_scores:
+        assert table is not None
+        with (open_executor(threads, scheduler, cluster) as executor,
+              progress_bar("deals", deals * ruleset.target ** 2) as bar, file_errors(out)):
+            scores_res = run_all_scores(ruleset, play, deals, seed, classes, table, out, executor=executor,
+                                        progress=bar.advance)
+        typer.echo(json.dumps(scores_res.to_json()) if json_out else format_scores(scores_res))
+        return
     with (open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", deals) as bar,
           file_errors(out)):
         res = run_equilibrium(ruleset, play, deals, seed, classes, parsed, table, tuned, resamples, out,

@@ -40,6 +40,18 @@ exact on the tensor, per decision deal in the payoff's unit; for the equilibrium
 to the solver's tolerance. It is reported for the heuristic's own choices (its beg and give
 share per class, recorded on every sampled deal), a tuned run's tables and the equilibrium.
 
+Classes (``--classes``): coarse, the hand classes (``evaluator.class_key``); fine, each hand
+class also split by a strong side suit (``/side``: three or more of a non-trump suit with
+its ace or ten). The equilibrium of a coarse run is a policy, ``equilibrium:RUN_DIR``
+(``policy.read_equilibrium``: mixed entries drawn from the choice stream).
+
+Exploitability ``simulated`` (by playing the strategies out on fresh deals) is not computed
+yet: it is null in the output; ``exact`` is on the tensor.
+
+At every score (``run_all_scores``): the LP with the match-win probability, ``deals`` decision
+deals per score on streams ``SeedSequence(seed, spawn_key=(SCORES_STREAM, score, chunk))``,
+without a bootstrap.
+
 How sure (``bootstrap``): the chunks are resampled with replacement (seeded:
 ``SeedSequence(seed, spawn_key=(BOOTSTRAP_STREAM,))``) and the game re-solved; the 2.5% and
 97.5% quantiles are the 95% intervals of the value and of every class's probability. A

@@ -81,7 +81,7 @@ from ..engine.bidding import (
     TS_DEALER_SUM, TS_N, TS_REF_BEG, TS_REF_GIVE, TS_SQ, TS_SUM, cfr_plus, payoff_tensor as tensor_kernel,
 )
 from ..engine.bits import rng_state
-from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
+from ..engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
 from ..policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned
@@ -125,7 +125,7 @@ def scheme_codes(scheme: str) -> list[int]:
         raise EquilibriumError(f"unknown class scheme {scheme!r}: choose {', '.join(SCHEMES)}")
     codes = possible_classes()
     if scheme == "fine":
-        codes = codes + [N_HAND_CLASSES + c for c in codes if int(class_key(c)[1]) <= 3]  # T0 .. T3 (T4+: no room)
+        codes = codes + [N_HAND_CLASSES + c for c in codes if decode_class(c)[0] <= 3]  # T0 .. T3 (T4+: no room)
     return codes
 
 

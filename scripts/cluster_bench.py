@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyser import runner
+from analyser.analysis import runner
 from analyser.executor import DaskExecutor, LocalExecutor, Timing, overhead
 from analyser.rules import make_rules
 from analyser.simulate import CHUNK_DEALS

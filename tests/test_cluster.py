@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser import runner
+from analyser.analysis import runner, tournament
 from analyser.analysis.equity import estimate_transitions
 from analyser.cli import app
 from analyser.executor import LOADED_SOURCES, DaskExecutor, ExecutorError, LocalExecutor, Task, run_task
@@ -132,6 +132,15 @@ def test_a_worker_killed_mid_run_loses_nothing(client: Any, tmp_path: Path) -> N
     assert killed[0] not in client.scheduler_info()["workers"]
 
 
+def test_a_tournament_on_the_cluster_is_the_one_on_local_threads(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tournament, "CHUNK_PAIRS", 30)  # four chunks
+    rules = make_rules("trinidad", players=2)
+    local = tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, threads=2)
+    executor = DaskExecutor(client=client)
+    cluster = bounded(lambda: tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, executor=executor))
+    assert cluster.as_dict() == local.as_dict() and len(executor.timings) == 4
+
+
 # ---- the command line -----------------------------------------------------------------------
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -156,7 +165,7 @@ def test_cli_cluster_local_2_writes_the_same_files_as_threads(tmp_path: Path) ->
     (["--scheduler", "localhost"], "expected an address like tcp://HOST:8786"),
 ])
 def test_cli_refuses_contradictory_options_in_one_line(options: list[str], message: str) -> None:
-    for command in (["simulate", "--deals", "10"], ["equity", "--set", "target=2"]):
+    for command in (["simulate", "--deals", "10"], ["equity", "--set", "target=2"], ["tournament", "--matches", "2"]):
         code, stderr = invoke(*command, *options)
         assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1, stderr
 

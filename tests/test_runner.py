@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyser import runner
+from analyser.analysis import runner
 from analyser.cli import app
 from analyser.rules import make_rules
 

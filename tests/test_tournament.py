@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser import tournament
+from analyser.analysis import tournament
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.matches import play_match
 from analyser.policy import seat_policies
 from analyser.rules import make_rules
-from analyser.tournament import TournamentError, ratio, run_tournament, win_rate
+from analyser.analysis.tournament import TournamentError, ratio, run_tournament, win_rate
 
 
 def test_a_match_ends_when_exactly_one_side_reaches_the_target():
@@ -38,6 +38,16 @@ def test_same_seed_same_result_whatever_the_threads(monkeypatch):
     assert one.matches == 60 and one.as_dict()["pairs"] == 30
     other = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=10)
     assert other.as_dict() != one.as_dict()
+
+
+def test_cli_gives_the_same_json_on_one_or_two_threads(monkeypatch):
+    monkeypatch.setattr(tournament, "CHUNK_PAIRS", 6)  # five chunks, finishing in any order on two threads
+    args = ["tournament", "--rules", "trinidad", "--players", "2", "--b", "random:beg=0.3", "--matches", "60",
+            "--seed", "12", "--json"]
+    one = CliRunner().invoke(app, [*args, "--threads", "1"])
+    two = CliRunner().invoke(app, [*args, "--threads", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout)["matches"] == 60 and one.stdout == two.stdout
 
 
 def test_identical_policies_split_every_pair_exactly():

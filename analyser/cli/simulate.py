@@ -47,7 +47,7 @@ def simulate(
 
     An existing --out folder or --log file is refused unless --force (or --resume, for the run folder).
     """
-    from .. import runner
+    from ..analysis import runner
     from ..executor import check_options, open_executor
 
     check_options(threads, scheduler, cluster)

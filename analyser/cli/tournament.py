@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
-from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, SetOpt, build_rules, progress_bar
+from .options import (
+    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, build_rules,
+    progress_bar,
+)
 
 
 def tournament(
@@ -20,7 +23,9 @@ def tournament(
         int, typer.Option("--matches", min=2, max=100_000_000, help="Matches to play; odd is rounded up (pairs).")
     ] = 2_000,
     seed: SeedOpt = 1,
-    threads: Annotated[int, typer.Option("--threads", min=1, max=256, help="Threads (results do not depend on it).")] = 1,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play whole matches of policy A against B, each deal duplicated with seats swapped.
@@ -28,11 +33,13 @@ def tournament(
     4 players: A on seats 0 and 2, B on 1 and 3; 2 players: A on seat 0, B on seat 1.
     3 players are refused (each plays alone, there are no two sides).
     """
-    from ..tournament import run_tournament
+    from ..analysis.tournament import run_tournament
+    from ..executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
-    with progress_bar("pairs", (matches + 1) // 2) as bar:
-        result = run_tournament(ruleset, a, b, matches, seed, threads=threads, on_chunk=bar.advance)
+    check_options(threads, scheduler, cluster)
+    with open_executor(threads, scheduler, cluster) as executor, progress_bar("pairs", (matches + 1) // 2) as bar:
+        result = run_tournament(ruleset, a, b, matches, seed, on_chunk=bar.advance, executor=executor)
     if json_out:
         typer.echo(json.dumps(result.as_dict()))
         return

@@ -10,27 +10,30 @@ the win rate is A's wins over all matches played (two per pair), its standard
 error comes from the spread of the per-pair win fractions. Points per deal are
 ratio estimates (points over dealer turns) with a delta-method standard error.
 
-Pairs are cut into chunks of ``CHUNK_PAIRS``; chunk k draws its card and choice
-streams from ``SeedSequence(seed).spawn(...)[k]``, so results do not depend on the
-number of threads.
+Pairs are cut into chunks of ``CHUNK_PAIRS``, played as tasks on an executor (local
+threads or a Dask cluster, ``analyser.executor``); chunk k draws its card and choice
+streams from ``SeedSequence(seed).spawn(...)[k]`` and its pairs are placed by index, so
+results do not depend on the number of threads or workers, nor on the order chunks
+finish in.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from .engine.bits import rng_state
-from .engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
-from .policy import parse_policy
-from .rules import RuleSet
-from .analysis.stats import Z95, Estimate, wilson_ci
-from .errors import AllFoursError
+from ..engine.bits import rng_state
+from ..engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
+from ..errors import AllFoursError
+from ..executor import Executor, LocalExecutor, Task
+from ..policy import parse_policy
+from ..rules import RuleSet
+from .stats import Z95, Estimate, wilson_ci
 
 CHUNK_PAIRS = 500
 
@@ -126,18 +129,37 @@ def seat_arrangements(rules: RuleSet, a: str, b: str) -> tuple[np.ndarray, np.nd
     return kinds_ab, params_ab, kinds_ba, params_ba
 
 
+def pairs_chunk(rules_array: np.ndarray, kinds_ab: np.ndarray, params_ab: np.ndarray, kinds_ba: np.ndarray,
+                params_ba: np.ndarray, seed: int, index: int, size: int, stop: threading.Event | None = None,
+                progress: Callable[[int], None] | None = None) -> tuple[int, np.ndarray] | None:
+    """Chunk `index`: (index, its `size` pairs' M_* rows), from the streams
+    ``SeedSequence(seed).spawn(...)[index].spawn(2)``; None if stopped before it began."""
+    if stop is not None and stop.is_set():
+        return None
+    # SeedSequence(seed, spawn_key=(k,)) is SeedSequence(seed).spawn(k + 1)[k], without spawning the others.
+    cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
+    rows = np.zeros((size, N_PAIR_COLS), dtype=np.int64)
+    play_pairs(rules_array, size, kinds_ab, params_ab, kinds_ba, params_ba, rng_state(cards), rng_state(choices),
+               rows)
+    if progress is not None:
+        progress(size)
+    return index, rows
+
+
 def run_tournament(
     rules: RuleSet,
     a: str,
     b: str,
     matches: int,
     seed: int,
-    threads: int = 1,
+    threads: int | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> TournamentResult:
-    """Play `matches` matches (rounded up to whole duplicate pairs) of A against B.
+    """Play `matches` matches (rounded up to whole duplicate pairs) of A against B, in chunks of
+    CHUNK_PAIRS pairs on `executor` (default: `threads` local threads, all cores if None).
 
-    `on_chunk(pairs_done)` is called after each chunk, for progress bars.
+    `on_chunk(pairs_done)` is called as pairs finish, for progress bars.
     """
     if matches < 2:
         raise TournamentError(f"matches={matches}: play at least 2 (one duplicate pair)")
@@ -145,29 +167,16 @@ def run_tournament(
     rules_array = rules.as_array()
     pairs = (matches + 1) // 2
     sizes = [CHUNK_PAIRS] * (pairs // CHUNK_PAIRS) + ([pairs % CHUNK_PAIRS] if pairs % CHUNK_PAIRS else [])
-    children = np.random.SeedSequence(seed).spawn(len(sizes))
-    out = np.zeros((pairs, N_PAIR_COLS), dtype=np.int64)
     starts = np.cumsum([0] + sizes)
+    out = np.zeros((pairs, N_PAIR_COLS), dtype=np.int64)
 
-    def play_chunk(k: int) -> int:
-        cards, choices = children[k].spawn(2)
-        play_pairs(rules_array, sizes[k], kinds_ab, params_ab, kinds_ba, params_ba,
-                   rng_state(cards), rng_state(choices), out[starts[k] : starts[k + 1]])
-        return sizes[k]
+    def finished(task: Task, result: tuple[int, np.ndarray]) -> None:
+        k, rows = result
+        out[starts[k] : starts[k + 1]] = rows  # placed by index: the order chunks finish in does not matter
 
-    if threads <= 1 or len(sizes) == 1:
-        for k in range(len(sizes)):
-            done = play_chunk(k)
-            if on_chunk:
-                on_chunk(done)
-    else:
-        play_chunk(0)  # compile once before the threads start
-        if on_chunk:
-            on_chunk(sizes[0])
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for done in pool.map(play_chunk, range(1, len(sizes))):
-                if on_chunk:
-                    on_chunk(done)
+    tasks = (Task(f"pairs-{k:06d}", (rules_array, kinds_ab, params_ab, kinds_ba, params_ba, seed, k, size), size)
+             for k, size in enumerate(sizes))
+    (executor if executor is not None else LocalExecutor(threads)).run(pairs_chunk, tasks, finished, on_chunk)
 
     deals = out[:, M_DEALS].astype(np.float64)
     a_pts = out[:, M_A_POINTS].astype(np.float64)

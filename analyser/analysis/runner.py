@@ -34,23 +34,22 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import __version__
-from .analysis.stats import Z95, wilson_ci
-from .engine.deal import (
+from .. import __version__
+from ..engine.deal import (
     N_STATS, S_BEGS, S_BUNCH_VOTES, S_BUNCHED, S_DEALER_POINTS, S_DEALS, S_EXHAUSTED, S_GIVES, S_LINES, S_MATCHES,
     S_NET_SQ, S_NET_SUM, S_OTHER_POINTS, S_PLAYED, S_RUNS, S_RUNS_HIST, S_TRICKS, new_match_state, simulate_lines,
 )
-from .engine.layout import N_WHY, WHY
-from .executor import Executor, LocalExecutor, Task, source_fingerprint
-from .policy import seat_policies
-from .rules import RuleSet, rules_from_log
-from .simulate import chunk_rngs, chunk_sizes
-from .errors import AllFoursError
+from ..engine.layout import N_WHY, WHY
+from ..errors import AllFoursError
+from ..executor import Executor, LocalExecutor, Task, source_fingerprint
+from ..policy import seat_policies
+from ..rules import RuleSet, rules_from_log
+from ..simulate import NO_EVENTS, NO_META, chunk_rngs, chunk_sizes
+from .stats import Z95, wilson_ci
+from .vocabulary import ELDEST
 
 META_FORMAT = "allfours-run/1"
 SUMMARY_FORMAT = "allfours-summary/1"
-NO_EVENTS = np.zeros((0, 4), dtype=np.int64)
-NO_META = np.zeros((0, 13), dtype=np.int64)
 
 
 class RunError(AllFoursError):
@@ -390,7 +389,7 @@ def summarize(spec: RunSpec, totals: Totals) -> dict[str, Any]:
     c = totals.counts
     rates: dict[str, Any] = {
         "beg_rate": proportion(int(c[S_BEGS]), int(c[S_DEALS]), "hand dealt (redeals included)"),
-        "give_rate": proportion(int(c[S_GIVES]), int(c[S_BEGS]), "beg"),
+        "give_rate": proportion(int(c[S_GIVES]), int(c[S_BEGS]), ELDEST.option1),
         "played_rate": proportion(int(c[S_PLAYED]), int(c[S_LINES]), "deal"),
         "match_end_rate": proportion(int(c[S_MATCHES]), int(c[S_LINES]), "deal"),
         "hands_dealt_per_deal": per_line(totals, S_DEALS),
@@ -508,7 +507,7 @@ def resume_conflicts(spec: RunSpec, *, preset: str | None = None, players: int |
     if players is not None and players != spec.rules.players:
         problems.append(f"--players {players} (run: {spec.rules.players})")
     if settings:
-        from .rules import make_rules, parse_settings
+        from ..rules import make_rules, parse_settings
 
         base = {k: v for k, v in meta_rules.items() if k not in ("preset", "players")}
         wanted = parse_settings(settings)

@@ -15,11 +15,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 # The main job on a default: simulate and referee trinidad deals, then a quick strategy report.
+# Each step says what it does; --force: a second `make run` replaces the first one's files in runs/.
 run: $(STAMP)
-	mkdir -p runs
-	$(BIN)/allfours simulate --rules trinidad --deals 5000 --seed 1 --log runs/trinidad.jsonl
-	$(BIN)/allfours replay runs/trinidad.jsonl
-	$(BIN)/allfours report --rules trinidad --deals 20000 --seed 1 --out runs/report-trinidad-quick
+	@mkdir -p runs
+	@echo "make run: 1/3 playing 5,000 trinidad deals and writing their game log to runs/trinidad.jsonl"
+	@$(BIN)/allfours simulate --rules trinidad --deals 5000 --seed 1 --log runs/trinidad.jsonl --force
+	@echo "make run: 2/3 refereeing that log: every play, trick and point checked against the rules"
+	@$(BIN)/allfours replay runs/trinidad.jsonl
+	@echo "make run: 3/3 a quick strategy report (a couple of minutes) in runs/report-trinidad-quick/"
+	@$(BIN)/allfours report --rules trinidad --deals 20000 --seed 1 --out runs/report-trinidad-quick --force
+	@echo "make run: done; open runs/report-trinidad-quick/report.html (or REPORT.md)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

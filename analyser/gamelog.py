@@ -1,4 +1,4 @@
-"""Writing kernel events as ``allfours-log/1`` lines (see shared/game-log.md)."""
+"""Writing kernel events as ``allfours-log/1`` lines (see docs/game-log.md)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ FLAGS = {"A": "the ace", "J": "the jack", "lo": f"a low trump ({LOW})"}
 ONE_TRUMP = {"A": "one trump, the ace", "J": "one trump, the jack", "lo": f"one trump, a low one ({LOW})"}
 
 # The general key, in one line: how to read any code.
-KEY = (f"hand class: T0 no trump, T1 to T3 that many trumps, T4+ four or more; then the ones held of "
+KEY = (f"T0 = no trump, T1 to T3 = that many trumps, T4+ = four or more; after the colon, those held of "
        f"A = the ace of trump, J = the jack of trump, lo = a low trump ({LOW})")
 
 

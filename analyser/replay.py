@@ -1,6 +1,6 @@
 """The referee: checks an ``allfours-log/1`` line against the rules, event by event.
 
-It walks the grammar of shared/game-log.md with the rules' own kernels (legal
+It walks the grammar of docs/game-log.md with the rules' own kernels (legal
 moves, trick winner, kick and Game points) and recomputes every point. A line with
 ``points`` events has them checked (side, amount, category, order, and that the log
 ends the moment a side reaches the target); a line without any is scored.
@@ -59,7 +59,8 @@ class _Referee:
         try:
             self.rules: RuleSet = rules_from_log(obj.get("rules"))
         except RulesError as err:
-            raise LogError(-1, f"rules: {err}") from None
+            reason = str(err)
+            raise LogError(-1, reason if reason.startswith("rules") else f"rules: {reason}") from None
         r = self.rules
         self.n = r.players
         self.dealer = self._int(obj.get("dealer"), "dealer", 0, self.n - 1)
@@ -355,5 +356,7 @@ def referee_text(text: str) -> Verdict:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
-        raise LogError(-1, f"not valid JSON ({err.msg} at column {err.colno})") from None
+        # json's messages may end in "at" ("Invalid control character at"): the column follows once.
+        what = err.msg.removesuffix(" at").rstrip(":")
+        raise LogError(-1, f"not valid JSON: {what[:1].lower() + what[1:]} at column {err.colno}") from None
     return referee_line(obj)

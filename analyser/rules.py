@@ -1,4 +1,4 @@
-"""Rule sets: the four presets of ``shared/rules.md`` and their parameters.
+"""Rule sets: the four presets of ``docs/rules.md`` and their parameters.
 
 >>> r = make_rules("classic", players=3, settings=["undertrump=forbidden", "target=7"])
 >>> r.players, r.target, r.undertrump, r.kick, r.void_play
@@ -194,7 +194,7 @@ def validate(rules: RuleSet) -> None:
 def rules_from_log(data: Any) -> RuleSet:
     """The rule set named by a log line's ``rules`` object (``preset`` required)."""
     if not isinstance(data, Mapping) or "preset" not in data:
-        raise RulesError("rules: an object with at least 'preset' is required")
+        raise RulesError('rules must be an object naming at least the preset, e.g. {"preset": "trinidad"}')
     extra = {k: v for k, v in data.items() if k != "preset"}
     unknown = [k for k in extra if k.replace("-", "_") not in PARAMETERS]
     for key in unknown:  # keys not named in the format are ignored

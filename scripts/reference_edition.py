@@ -46,7 +46,8 @@ def main() -> int:
         size = max(2000, int(deals * args.scale))
         folder = args.out / name
         command = [sys.executable, "-m", "analyser", "report", "--rules", preset, "--players", str(players),
-                   "--deals", str(size), "--seed", str(SEED), "--out", str(folder.relative_to(ROOT))]
+                   "--deals", str(size), "--seed", str(SEED), "--out", str(folder.relative_to(ROOT)),
+                   "--force"]  # the edition is regenerated into its existing folders
         began = time.perf_counter()
         print(f"{name}: {size:,} deals per round ...", flush=True)
         subprocess.run(command, cwd=ROOT, check=True)

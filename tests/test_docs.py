@@ -90,7 +90,7 @@ def test_the_deal_is_a_full_trinidad_deal_as_described(tmp_path, monkeypatch):
     assert whys == ["kick", "high", "low", "hang-jack", "game"]
     result = replay(tmp_path, monkeypatch, "deal.jsonl", [deal])
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() in LOG_DOC  # "deal.jsonl: 1 lines legal; ..."
+    assert result.stdout.strip() in LOG_DOC  # "deal.jsonl: 1 line legal; ..."
 
 
 def test_the_deal_is_refused_under_void_play_trump_as_the_doc_says(tmp_path, monkeypatch):

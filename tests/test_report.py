@@ -16,14 +16,16 @@ from analyser.report.thumb import rules_of_thumb
 runner = CliRunner()
 
 TABLE_COLUMNS = {
-    "eldest-classes": ["hand class", "deals", "share %", "stand (net pts)", "beg (net pts)", "beg - stand", "95% CI",
-                       "choose"],
-    "dealer-classes": ["hand class", "deals", "share %", "run (net pts)", "give (net pts)", "give - run", "95% CI",
-                       "choose"],
+    "eldest-classes": ["hand class", "in words", "deals", "share %", "stand (net pts)", "beg (net pts)",
+                       "beg - stand", "95% CI", "choose"],
+    "dealer-classes": ["hand class", "in words", "deals", "share %", "run (net pts)", "give (net pts)", "give - run",
+                       "95% CI", "choose"],
     "advice": ["claim", "test", "estimate", "95% CI", "verdict", "deals"],
-    "score-shifts": ["situation", "score", "score_label", "first", "second", "win_first", "win_second", "win_diff",
-                     "win_diff_lo", "win_diff_hi", "favours", "deals"],
-    "tournaments": ["a", "b", "matches", "a_win_rate", "ci_lo", "ci_hi"],
+    "score-shifts": ["situation", "score (eldest's side first)", "what the score is", "option 1", "option 2",
+                     "P(win match), option 1", "P(win match), option 2", "option 1 minus option 2", "95% CI", "better",
+                     "deals"],
+    "tournaments": ["player A", "player B", "matches", "share A wins", "share, 95% CI", "A minus B, points per deal",
+                    "points, 95% CI"],
     "equity": [],
 }
 

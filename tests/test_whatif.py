@@ -169,14 +169,16 @@ def test_cli_json_with_an_equity_table(tmp_path: Path) -> None:
     assert 0.5 <= out["p_best"] <= 1
     assert (tmp_path / "conv.png").stat().st_size > 0
     assert list((tmp_path / "eq").glob("*.parquet"))  # the table was made once and cached
-    again = invoke(*args)
-    assert again.stdout == result.stdout and "estimating" not in again.stderr
+    refused = invoke(*args)  # the plot is there now: not replaced without --force
+    assert refused.exit_code == 2 and "--plot" in refused.stderr and "--force" in refused.stderr
+    again = invoke(*args, "--force")
+    assert again.stdout == result.stdout and "building" not in again.stderr
 
 
 def test_cli_three_players_play_matches_out() -> None:
     result = invoke("--rules", "classic", "--players", "3", "--set", "target=5", "--hand", STRONG, "--turnup", "9S",
                     "--seat", "dealer", "--score", "1:2:3", "--policy", "random", "--max-deals", "1000")
     assert result.exit_code == 0, result.stderr
-    assert "playing the match out" in result.stdout and "recommendation: " in result.stdout
+    assert "each match played out" in result.stdout and " is better (by match-win chance) with probability " in result.stdout
     table = invoke("--rules", "classic", "--players", "3", "--hand", STRONG, "--turnup", "9S", "--win-by", "table")
     assert table.exit_code != 0 and "two sides" in table.stderr

@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -311,3 +312,21 @@ def equity_table(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEAL
         return found[0], found[1], True
     table = estimate_equity(rules, policy, deals_per_cell, seed, progress, threads, executor)
     return table, save_table(table, out_dir), False
+
+
+# One-deal transitions per second and thread with heuristic players (the 2-core development
+# machine, trinidad with 4 players): only for telling the user roughly how long a table takes.
+TRANSITIONS_PER_SECOND = 100_000
+
+
+def build_notice(rules: RuleSet, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, threads: int | None = None) -> str:
+    """The line that says a table is being estimated (it is cached after), and for about how long.
+
+    >>> from analyser.rules import make_rules
+    >>> build_notice(make_rules("trinidad"), threads=2)
+    'building the match-equity table for trinidad, 4 players (first use, about 20 s)'
+    """
+    workers = threads or os.cpu_count() or 1
+    seconds = rules.target ** 2 * deals_per_cell / (TRANSITIONS_PER_SECOND * workers)
+    about = f"about {max(10, round(seconds, -1)):.0f} s" if seconds < 90 else f"about {round(seconds / 60)} min"
+    return f"building the match-equity table for {rules.preset}, {rules.players} players (first use, {about})"

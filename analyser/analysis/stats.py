@@ -65,7 +65,8 @@ def wilson_ci(successes: float, n: int) -> tuple[float, float]:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # With no success (or every one) the interval reaches 0 (or 1) exactly, not a rounding short of it.
+    return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
 def estimate(values: Sequence[float] | np.ndarray) -> Estimate:

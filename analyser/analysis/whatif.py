@@ -8,10 +8,12 @@ the *same* sampled deal with the same random streams (common random numbers).
 
 Seats in the kernels: the eldest is seat 0 and the dealer seat n - 1, so the
 eldest's hand is deck positions 0..5, the dealer's 6(n-1)..6n-1, the turn-up 6n.
-Scores are given from the decider's side: ``OURS:THEIRS`` (2 sides), or with 3
-players ``OURS:NEXT:LAST`` (the decider, then the other two players in play order
-after it). They are the scores before this deal: the turn-up's kick is added by the
-engine (and is not part of any option's net points, since it came first).
+A ``Situation`` holds the score from the decider's side: ``OURS:THEIRS`` (2 sides),
+or with 3 players ``OURS:NEXT:LAST`` (the decider, then the other two players in play
+order after it). ``--score`` on the command line is the eldest's side first, the
+dealer's last, as in every command; ``decider_score`` turns one into the other. They
+are the scores before this deal: the turn-up's kick is added by the engine (and is
+not part of any option's net points, since it came first).
 
 Two measures per option: net points of the line (the decider's side's points minus
 the other sides' together, from the decision to the end of the hand finally played,
@@ -88,6 +90,10 @@ class Situation:
                 out[(self.decider + k) % n] = self.score[k]
         return out
 
+    def eldest_first(self) -> tuple[int, ...]:
+        """The score the eldest's side first, the dealer's last (as ``--score`` gives it)."""
+        return tuple(int(x) for x in self.side_scores()[:self.rules.sides])
+
     def known_deck(self) -> tuple[np.ndarray, np.ndarray]:
         """Deck positions the decider knows (-1 elsewhere) and the unknown cards."""
         n = self.rules.players
@@ -111,6 +117,21 @@ def parse_score(text: str, rules: RuleSet) -> tuple[int, ...]:
         if s >= rules.target:
             raise AnalysisError(f"bad score {text!r}: every score must be below the target {rules.target}")
     return score
+
+
+def decider_score(score: tuple[int, ...], rules: RuleSet, seat: str) -> tuple[int, ...]:
+    """A score given the eldest's side first and the dealer's last (``--score`` in every command)
+    as the what-if reads it: the decider's side first, then the others in play order after it.
+
+    >>> from analyser.rules import make_rules
+    >>> decider_score((10, 12), make_rules("trinidad"), "dealer"), decider_score((1, 2, 3), make_rules("classic", 3), "dealer")
+    ((12, 10), (3, 1, 2))
+    """
+    decider = 0 if seat == "eldest" else rules.players - 1
+    if rules.sides == 2:
+        mine = rules.side_of(decider)
+        return score[mine], score[1 - mine]
+    return tuple(score[(decider + k) % rules.players] for k in range(rules.players))
 
 
 def make_situation(rules: RuleSet, hand: str, turnup: str, seat: str, score: str) -> Situation:
@@ -198,6 +219,7 @@ class WhatIfResult:
             "win_by": self.win_by, "equity_table": self.equity_path, "beg_rate": self.beg_rate,
             "rules": sit.rules.as_log_dict(), "policy": self.policy, "seat": sit.seat,
             "hand": [card_name(c) for c in sit.hand], "turnup": card_name(sit.turnup), "score": list(sit.score),
+            "score_order": "the decider's side first", "score_eldest_first": list(sit.eldest_first()),
         }
 
 

@@ -8,6 +8,7 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import enum
 import importlib
 import sys
 from collections.abc import Sequence
@@ -18,11 +19,65 @@ from typer.core import TyperGroup
 
 from ..errors import AllFoursError
 from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
+from . import rules
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
 _click_exceptions = importlib.import_module(typer.BadParameter.__module__)
 _NO_ARGS_IS_HELP = getattr(_click_exceptions, "NoArgsIsHelpError", ())
+
+
+def _given(args: Sequence[str], opts: Sequence[str]) -> str | None:
+    """The last value the command line gives one of `opts` (``--players 5`` or ``--players=5``)."""
+    value = None
+    for i, word in enumerate(args):
+        for opt in opts:
+            if word == opt and i + 1 < len(args):
+                value = args[i + 1]
+            elif word.startswith(opt + "="):
+                value = word[len(opt) + 1:]
+    return value
+
+
+def _or_list(words: Sequence[str]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _number(value: Any) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+def _range(lo: Any, hi: Any) -> str:
+    if lo is not None and hi is not None:
+        if isinstance(lo, int) and isinstance(hi, int) and hi - lo <= 2:
+            return _or_list([str(v) for v in range(lo, hi + 1)])
+        return f"{_number(lo)} to {_number(hi)}"
+    return f"at least {_number(lo)}" if lo is not None else f"at most {_number(hi)}"
+
+
+def usage_message(err: Any, args: Sequence[str]) -> str:
+    """A usage error as one plain line: the option, the bad value and what it may be."""
+    param = getattr(err, "param", None)
+    opts = list(getattr(param, "opts", None) or [])
+    errors = getattr(err.__cause__, "errors", None)
+    if not opts or errors is None or isinstance(err, _click_exceptions.MissingParameter):
+        return f"{err.format_message()} (see --help)"
+    detail = (errors() or [{}])[0]
+    name = next((o for o in opts if any(w == o or w.startswith(o + "=") for w in args)), opts[0])
+    value = _given(args, opts)
+    value = str(detail.get("input")) if value is None else value
+    kind = detail.get("type", "")
+    choices = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if isinstance(choices, type) and issubclass(choices, enum.Enum):
+        return f"{name} {value}: not one of the choices; choose {_or_list([str(c.value) for c in choices])}"
+    lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+    bounded = lo is not None or hi is not None
+    if kind.endswith("_parsing") or kind.endswith("_type"):
+        number = "a whole number" if kind.startswith("int") else "a number"
+        return f"{name} {value}: not {number}" + (f"; give {_range(lo, hi)}" if bounded else "")
+    if kind.startswith(("greater_than", "less_than")) and bounded:
+        return f"{name} {value}: out of range; give {_range(lo, hi)}"
+    return f"{name} {value}: {detail.get('msg') or err.format_message()} (see --help)"
 
 
 class AllFoursGroup(TyperGroup):
@@ -52,7 +107,8 @@ class AllFoursGroup(TyperGroup):
             if isinstance(err, _NO_ARGS_IS_HELP):  # `allfours` alone: the help, on stderr
                 err.show()
             else:
-                typer.echo(f"error: {err.format_message()} (see --help)", err=True)
+                words = list(args) if args is not None else sys.argv[1:]
+                typer.echo(f"error: {usage_message(err, words)}", err=True)
             sys.exit(err.exit_code)
         except typer.Abort:
             typer.echo("interrupted", err=True)
@@ -63,6 +119,7 @@ class AllFoursGroup(TyperGroup):
 app = typer.Typer(cls=AllFoursGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo strategy analyser for the card game All Fours.")
 
+app.command("rules")(rules.show_rules)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("tournament")(tournament.tournament)

@@ -10,8 +10,8 @@ import typer
 
 from ..analysis.advice import DEFAULT_DEALS, AdviceResult, Claim
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    build_rules, file_errors, progress_bar,
+    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
 )
 
 
@@ -21,8 +21,8 @@ def format_number(claim: Claim, value: float) -> str:
 
 def format_result(res: AdviceResult) -> str:
     r = res.rules
-    lines = [f"Published advice (document 003) checked: {r.preset}, {r.players} players, score "
-             f"{':'.join(map(str, res.score))} (eldest's side first), policy {res.policy}; {res.deals:,} paired "
+    lines = [f"Published advice (document 003) checked: {r.preset}, {r.players} players, {score_text(res.score)}, "
+             f"policy {res.policy}; {res.deals:,} paired "
              f"decision deals for the eldest and as many for the dealer, seed {res.seed}", ""]
     for claim in res.claims:
         lo, hi = claim.ci95
@@ -34,10 +34,11 @@ def format_result(res: AdviceResult) -> str:
             if isinstance(value, dict) and "estimate" in value and "ci95" in value:
                 share = key.startswith("share")
                 fmt = (lambda x: f"{100 * x:.1f}%") if share else (lambda x: f"{x:+.3f}")
-                lines.append(f"  {key.replace('_', ' ')}: {fmt(value['estimate'])} "
-                             f"[{fmt(value['ci95'][0])}, {fmt(value['ci95'][1])}]")
+                lines.append(f"  {key.replace('_', ' ')}: {fmt(value['estimate'])}, "
+                             f"95% CI [{fmt(value['ci95'][0])}, {fmt(value['ci95'][1])}]")
             elif isinstance(value, dict):
-                parts = [f"{k} {v['estimate']:+.3f} [{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]" for k, v in value.items()]
+                parts = [f"{k} {v['estimate']:+.3f}, 95% CI [{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]"
+                         for k, v in value.items()]
                 lines.append(f"  {key.replace('_', ' ')}: " + "; ".join(parts))
             elif isinstance(value, float):
                 lines.append(f"  {key.replace('_', ' ')}: {100 * value:.1f}%")
@@ -78,9 +79,13 @@ def check_advice(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim."""
+    """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim.
+
+    An existing non-empty --out folder is refused unless --force.
+    """
     from ..analysis import advice
     from ..analysis.strategy import parse_side_score
     from ..executor import check_options, open_executor
@@ -90,6 +95,8 @@ def check_advice(
     check_options(threads, scheduler, cluster)
     parse_policy(policy)
     parsed = parse_side_score(score, ruleset) if score is not None else None
+    check_output(out, "--out", folder=True, force=force)
+    announce_engine()
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", 2 * deals) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance)
     if out is not None:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, build_rules, fail
+from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, build_rules, fail
 
 
 def bench(
@@ -32,6 +32,7 @@ def bench(
     from ..bench import bench_table, run_bench
 
     ruleset = build_rules(rules, players, set_)
+    announce_engine()
     if against_c:
         from ..bench_c import against_c_text, run_against_c
 

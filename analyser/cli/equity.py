@@ -10,8 +10,8 @@ import typer
 
 from ..analysis.equity import DEFAULT_DEALS_PER_CELL, DEFAULT_DIR, EquityTable
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
-    build_rules, file_errors, progress_bar,
+    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
+    announce_engine, build_rules, check_output, file_errors, progress_bar,
 )
 
 
@@ -40,9 +40,14 @@ def equity(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Match-win probability from every score (2 sides), with 95% CIs; cached and drawn."""
+    """Match-win probability from every score (2 sides), with 95% CIs; cached and drawn.
+
+    --out is a cache: a table already there is read, not replaced. An existing --plot file is
+    refused unless --force.
+    """
     from ..analysis.charts import equity_heatmap
     from ..analysis.equity import check_two_sides, equity_table
     from ..executor import check_options, open_executor
@@ -52,14 +57,20 @@ def equity(
     check_options(threads, scheduler, cluster)
     check_two_sides(ruleset)
     parse_policy(policy)
+    check_output(out, "--out", folder=True, force=True)  # the cache: tables are added, never replaced
+    check_output(plot, "--plot", folder=False, force=force)
+    announce_engine()
     # The cluster starts (or is reached) only if the table is not in the cache.
     with (open_executor(threads, scheduler, cluster) as executor,
           progress_bar("equity", ruleset.target ** 2) as bar, file_errors(out)):
         table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, bar.advance,
                                            executor=executor)
     drawing = plot or path.with_name(path.stem + "-heatmap.png")
-    with file_errors(drawing):
-        heatmap = equity_heatmap(table, drawing)
+    if plot is None and cached and drawing.is_file():  # the cached table's own heatmap: already drawn
+        heatmap = drawing
+    else:
+        with file_errors(drawing):
+            heatmap = equity_heatmap(table, drawing)
     if json_out:
         typer.echo(json.dumps({**table.to_json(), "file": str(path), "cached": cached, "heatmap": str(heatmap)}))
         return

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, build_rules, fail,
+    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
+    announce_engine, build_rules, check_output, fail,
 )
 
 
@@ -28,9 +29,13 @@ def report(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Strategy tables, match equity, the advice check, score what-ifs and tournaments, in one report folder."""
+    """Strategy tables, match equity, the advice check, score what-ifs and tournaments, in one report folder.
+
+    An existing non-empty report folder is refused unless --force (which writes the new report over it).
+    """
     from ..analysis.strategy import check_base_policy
     from ..executor import check_options, open_executor
     from ..report.build import build_report
@@ -41,9 +46,11 @@ def report(
     words = ["allfours", "report", "--rules", ruleset.preset, "--players", str(ruleset.players)]
     words += [w for item in (set_ or []) for w in ("--set", item)]
     words += ["--deals", str(deals), "--seed", str(seed), "--policy", policy, "--out", str(folder)]
-    command = " ".join(shlex.quote(w) for w in words)
+    command = " ".join(shlex.quote(w) for w in words + ["--force"])
     check_options(threads, scheduler, cluster)
     check_base_policy(policy)
+    check_output(folder, "--out", folder=True, force=force)
+    announce_engine()
     with open_executor(threads, scheduler, cluster) as executor:
         try:
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,

@@ -43,8 +43,8 @@ def class_legend(res: StrategyResult) -> list[str]:
     shown = [key for role in ("eldest", "dealer") for key, n in zip(res.final(role)["class_key"], res.final(role)["n"])
              if n > 0]
     width = max((len(k) for k in shown), default=0)
-    return [KEY[0].upper() + KEY[1:] + ":"] + [f"  {key:<{width}} = {class_words(key)}"
-                                                for key in dict.fromkeys(shown)] + [""]
+    return [f"Hand classes: {KEY}."] + [f"  {key:<{width}} = {class_words(key)}"
+                                         for key in dict.fromkeys(shown)] + [""]
 
 
 def format_result(res: StrategyResult) -> str:

@@ -12,9 +12,13 @@ import typer
 from ..analysis.equity import DEFAULT_DIR
 from ..analysis.whatif import BATCH, MAX_DEALS, MIN_DEALS, STOP_Z, WhatIfResult
 from .options import (
-    JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SeedOpt, SetOpt, ThreadsOpt, build_rules, fail, file_errors,
-    progress_bar,
+    ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text,
 )
+
+# Each option as a card player says it.
+DOING = {"stand": "standing", "beg": "begging", "give": "giving one", "run": "running the cards"}
+SURE = 0.95  # how likely the better option must be to be called better in the sentence
 
 
 class Seat(str, enum.Enum):
@@ -33,14 +37,68 @@ class WinBy(str, enum.Enum):
     playout = "playout"
 
 
-def format_result(res: WhatIfResult) -> str:
+def percent(p: float) -> str:
+    """A probability for people: 48%, 0.4%, "above 99.99%"."""
+    if p >= 0.9999:
+        return "above 99.99%"
+    return f"{100 * p:.0f}%" if 0.1 <= p <= 0.9 else f"{100 * p:.2g}%"
+
+
+def sentence(res: WhatIfResult) -> str:
+    """The answer in one sentence: the better option, and what each option is worth."""
+    best, other = res.best_index, res.runner_up
+    if res.measure == "win":
+        worth = [f"{100 * res.win_prob(j).mean:.0f}%" for j in range(len(res.names))]
+        tail = f"wins the match about {worth[best]} of the time, {DOING[res.names[other]]} {worth[other]}"
+    else:
+        worth = [f"{res.ev(j).mean:+.2f}" for j in range(len(res.names))]
+        tail = (f"nets about {worth[best]} points this deal (your side's minus the others'), "
+                f"{DOING[res.names[other]]} {worth[other]}")
+    if res.p_best >= SURE:
+        return f"{res.best.capitalize()}: with this hand {DOING[res.best]} {tail}."
+    return (f"Too close to call: {DOING[res.best]} {tail}; {res.best} is ahead, but is better only with "
+            f"probability {percent(res.p_best)}.")
+
+
+def explanation(res: WhatIfResult) -> list[str]:
+    """--explain: how the answer was reached and how to read the numbers, in a few sentences."""
+    sit = res.situation
+    first, second = res.names[res.best_index], res.names[res.runner_up]
+    knows = "your six cards and the turn-up" + (", and that the eldest begged" if sit.seat == "dealer" else "")
+    lines = [
+        f"How: {res.deals:,} deals were dealt at random around what you know ({knows}). Each deal was played "
+        f"twice from the same cards, once {DOING[first]} and once {DOING[second]}, with every other decision "
+        f"made by the {res.policy} policy, so the two differ only by your choice.",
+        "Net points: your side's points minus the other sides', from your decision to the end of the hand "
+        "(the turn-up's kick came before it and is not counted).",
+        "Match-win chance: " + ("whether your side goes on to win the match, from the score after this deal, read "
+                                "from the match-equity table" if res.win_by == "table" else
+                                "whether your side wins the match, each match played out to the end") + ".",
+    ]
+    dp, dw = res.difference("points"), res.difference("win")
+    lines.append(f"The difference, {first} minus {second}: {100 * dw.mean:+.1f} percentage points of match-win "
+                 f"chance (95% CI [{100 * dw.ci95[0]:+.1f}, {100 * dw.ci95[1]:+.1f}]) and {dp.mean:+.3f} net points "
+                 f"(95% CI [{dp.ci95[0]:+.3f}, {dp.ci95[1]:+.3f}]). The 95% CI is the range the true value lies in, "
+                 "19 times out of 20; an interval that leaves out 0 means the sign is settled.")
+    by = "match-win chance" if res.measure == "win" else "net points"
+    lines.append(f"Judged by {by} (--measure), {first} is better with probability {percent(res.p_best)}; "
+                 "more deals (--max-deals) narrow the intervals when it is close.")
+    return lines
+
+
+def format_result(res: WhatIfResult, explain: bool = False) -> str:
     sit = res.situation
     from ..cards import card_name
 
+    yours = sit.score[0]
+    whose = "you have" if sit.rules.sides == 3 else "your side has"
     lines = [
-        (f"{sit.rules.preset}, {sit.rules.players} players; {sit.seat} holds "
-         f"{' '.join(card_name(c) for c in sit.hand)}, turn-up {card_name(sit.turnup)}, "
-         f"score {':'.join(map(str, sit.score))} (ours first); policy {res.policy}"),
+        (f"{sit.rules.preset}, {sit.rules.players} players; the {sit.seat} holds "
+         f"{' '.join(card_name(c) for c in sit.hand)}, turn-up {card_name(sit.turnup)}"
+         + ("; the eldest begged" if sit.seat == "dealer" else "") +
+         f"; {score_text(sit.eldest_first())} ({whose} {yours}); policy {res.policy}"),
+        sentence(res),
+        "",
         f"{'option':<12} {'net points':>9}  {'95% CI':<18} {'P(win match)':>12}  {'95% CI':<16}",
     ]
     for j, name in enumerate(res.names):
@@ -52,14 +110,18 @@ def format_result(res: WhatIfResult) -> str:
     dp, dw = res.difference("points"), res.difference("win")
     lines.append(f"{res.best + ' - ' + other:<12} {dp.mean:>+9.3f}  [{dp.ci95[0]:+.3f}, {dp.ci95[1]:+.3f}]  "
                  f"{dw.mean:>+12.4f}  [{dw.ci95[0]:+.4f}, {dw.ci95[1]:+.4f}]")
-    by = "match-win probability" if res.measure == "win" else "net points"
-    stop = f"ahead by more than {res.stop_z:g} SE" if res.stopped_by == "separated" else "reached --max-deals"
-    lines.append(f"recommendation: {res.best} (P(really best) {res.p_best:.4f}, by {by}); "
-                 f"{res.deals:,} deals, stopped: {stop}")
+    by = "match-win chance" if res.measure == "win" else "net points"
+    stop = (f"stopped once {res.best} led by more than {res.stop_z:g} standard errors" if res.stopped_by == "separated"
+            else "stopped at --max-deals before either option was clearly ahead")
+    lines.append(f"{res.best} is better (by {by}) with probability {percent(res.p_best)}; {res.deals:,} deals played, "
+                 f"{stop}")
     if res.beg_rate is not None:
-        lines.append(f"the eldest's policy begs with {100 * res.beg_rate:.1f}% of the hands the dealer cannot rule out")
-    lines.append("win probability: " + ("playing the match out" if res.win_by == "playout"
-                                         else f"equity table {res.equity_path}"))
+        lines.append(f"the eldest begs with {100 * res.beg_rate:.1f}% of the hands you cannot rule out; the deals "
+                     "above are drawn from those")
+    lines.append("match-win chances: " + ("each match played out" if res.win_by == "playout"
+                                          else f"from the equity table {res.equity_path}"))
+    if explain:
+        lines += [""] + explanation(res)
     return "\n".join(lines)
 
 
@@ -71,9 +133,7 @@ def whatif(
     set_: SetOpt = None,
     seat: Annotated[Seat, typer.Option("--seat", help="Who decides: the eldest (stand/beg) or the dealer "
                                                       "answering a beg (give/run).")] = Seat.eldest,
-    score: Annotated[str | None, typer.Option(
-        "--score", help="Score before this deal from the decider's side: OURS:THEIRS (3 players: OURS:NEXT:LAST, "
-                        "the others in play order after the decider). Default all zero.")] = None,
+    score: ScoreOpt = None,
     policy: PolicyOpt = "heuristic",
     max_deals: Annotated[int, typer.Option("--max-deals", min=2, max=100_000_000,
                                            help="Stop after this many deals at most.")] = MAX_DEALS,
@@ -88,26 +148,42 @@ def whatif(
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a convergence plot (PNG) of the difference.")] = None,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Say how the answer was reached and how to read "
+                                                            "its numbers.")] = False,
+    force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Judge one decision by paired rollouts: both options on the same sampled deals."""
-    from ..analysis.equity import cached_table, equity_table
-    from ..analysis.whatif import make_situation, what_if
+    """Judge one decision by paired rollouts: both options on the same sampled deals.
+
+    Prints the answer in a sentence, then the numbers; --explain says how to read them.
+    """
+    from ..analysis.equity import build_notice, cached_table, equity_table
+    from ..analysis.strategy import parse_side_score
+    from ..analysis.whatif import decider_score, make_situation, what_if
+    from ..cards import parse_card, parse_cards
     from ..policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
     parse_policy(policy)
-    sit = make_situation(ruleset, hand, turnup, seat.value, score or ":".join(["0"] * ruleset.sides))
+    parse_cards(hand, count=6, what="hand")
+    parse_card(turnup)
+    given = parse_side_score(score, ruleset) if score is not None else (0,) * ruleset.sides
     method = win_by.value if win_by != WinBy.auto else ("table" if ruleset.sides == 2 else "playout")
     if method == "table" and ruleset.sides != 2:
         fail("equity tables need two sides: with 3 players use --win-by playout")
+    check_output(plot, "--plot", folder=False, force=force)
+    if method == "table":
+        check_output(equity_dir, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
+    announce_engine()
+    sit = make_situation(ruleset, hand, turnup, seat.value, ":".join(map(str, decider_score(given, ruleset,
+                                                                                           seat.value))))
     table = path = None
     if method == "table":
         with file_errors(equity_dir):
             found = cached_table(ruleset, policy, equity_dir)
             if found is None:
-                typer.echo(f"no equity table for these rules, policy and engine in {equity_dir}: estimating one "
-                           "(once; see `allfours equity`)", err=True)
+                typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {equity_dir} for next time",
+                           err=True)
                 with progress_bar("equity table", ruleset.target ** 2) as bar:
                     table, path, _ = equity_table(ruleset, policy, out_dir=equity_dir, progress=bar.advance,
                                                   threads=threads)
@@ -128,4 +204,4 @@ def whatif(
             convergence_plot(v[:, res.best_index] - v[:, res.runner_up], plot,
                              f"{res.best} - {other}: {label} difference ({ruleset.preset}, {sit.seat}, "
                              f"seed {seed})", f"{label}: {res.best} - {other}")
-    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))
+    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res, explain))

@@ -27,15 +27,43 @@ import pandas as pd
 
 from .. import __version__
 from ..analysis.advice import check_advice
-from ..analysis.equity import EquityTable, equity_table
+from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
 from ..executor import Executor
+from ..hand_text import KEY as CLASS_KEY
+from ..hand_text import class_words
 from ..rules import RuleSet
+from ..rules_text import describe
 from .charts import score_shift_chart, tournament_chart
 from .document import Document
 from .sections import Pairing, player_strength, score_shifts
 from .thumb import rules_of_thumb
+
+# The report's tables as a reader sees them: the columns of the score what-ifs and the tournaments.
+SHIFT_COLUMNS = {"situation": "situation", "score": "score (eldest's side first)", "score_label": "what the score is",
+                 "first": "option 1", "second": "option 2", "win_first": "P(win match), option 1",
+                 "win_second": "P(win match), option 2", "win_diff": "option 1 minus option 2",
+                 "favours": "better", "deals": "deals"}
+STRENGTH_COLUMNS = {"a": "player A", "b": "player B", "matches": "matches", "a_win_rate": "share A wins",
+                    "a_minus_b_points_per_deal": "A minus B, points per deal"}
+
+
+def shift_view(shifts: pd.DataFrame) -> pd.DataFrame:
+    """The score what-ifs with plain column names and one 95% CI column."""
+    view = shifts[list(SHIFT_COLUMNS)].round(4).rename(columns=SHIFT_COLUMNS)
+    view.insert(len(view.columns) - 2, "95% CI", [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in
+                                                  zip(shifts["win_diff_lo"], shifts["win_diff_hi"])])
+    return view
+
+
+def strength_view(strength: pd.DataFrame) -> pd.DataFrame:
+    """The tournaments with plain column names and the 95% CIs as [a, b]."""
+    view = strength[list(STRENGTH_COLUMNS)].rename(columns=STRENGTH_COLUMNS)
+    view.insert(4, "share, 95% CI", [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(strength["ci_lo"], strength["ci_hi"])])
+    view["points, 95% CI"] = [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(strength["points_ci_lo"],
+                                                                          strength["points_ci_hi"])]
+    return view
 
 
 @dataclass(frozen=True)
@@ -65,11 +93,12 @@ def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
 
 
 def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
-    """The final strategy table as printed: one row per hand class met."""
+    """The final strategy table as printed: one row per hand class met, its code explained."""
     a, b = ROLE[role].options
     rows = final[final["n"] > 0]
     return pd.DataFrame({
         "hand class": rows["class_key"],
+        "in words": [class_words(key) for key in rows["class_key"]],
         "deals": rows["n"].astype(int),
         "share %": (100 * rows["share"]).round(2),
         f"{a} (net pts)": rows[f"{a}_mean"].round(3),
@@ -96,7 +125,11 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     tuned = f"tuned:{out / 'strategy'}"
     equity: EquityTable | None = None
     if rules.sides == 2:
-        say(f"match equity: {sizes.equity_per_cell:,} deals per score cell")
+        if cached_table(rules, tuned, out / "equity", sizes.equity_per_cell, seed) is None:
+            say(f"match equity: {build_notice(rules, sizes.equity_per_cell, threads)}, "
+                f"{sizes.equity_per_cell:,} deals per score cell")
+        else:
+            say("match equity: the table in the report folder's cache")
         equity, _, _ = equity_table(rules, tuned, sizes.equity_per_cell, seed, out / "equity", threads=threads,
                                     executor=executor)
     say(f"advice check: {sizes.advice:,} deals per role")
@@ -126,24 +159,26 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         doc.heading("The eldest: stand or beg?" if role == "eldest" else "The dealer: run the cards or give one?")
         doc.paragraph(_role_text(role, strategy))
         doc.image(chart, f"{b} minus {a}, net points per deal, by the {role}'s hand class (± 95% CI half-width)")
+        doc.paragraph(f"Hand classes: {CLASS_KEY}; the column \"in words\" spells each one out.")
         doc.table(view, f"Final {role} table (round {int(final['round'].iloc[0])})", path)
 
     doc.heading("How the score changes the answer")
     doc.paragraph("Net points treat every point alike; near the end of a match they are not. These paired "
                   "what-ifs measure match-win probability " + ("from the match-equity table" if equity else
                                                                "by playing each match out") +
-                  " for two fixed hands at several scores (the decider's side first), with the tuned policy "
-                  "for every other decision. A gift that takes the opponents to the target loses at once.")
+                  " for two fixed hands at several scores (the eldest's side first, the dealer's last, as "
+                  "`--score` takes them in every command), with the tuned policy for every other decision. A gift "
+                  "that takes the opponents to the target loses at once.")
     numbers["score_shifts"] = json.loads(shifts.to_json(orient="records"))
-    shift_view = shifts[["situation", "score", "score_label", "first", "second", "win_first", "win_second",
-                         "win_diff", "win_diff_lo", "win_diff_hi", "favours", "deals"]].round(4)
-    path = save_table(shift_view, out, "score-shifts")
+    shifts_shown = shift_view(shifts)
+    path = save_table(shifts_shown, out, "score-shifts")
     for seat in ("eldest", "dealer"):
         part = shifts[shifts["seat"] == seat].reset_index(drop=True)
         name = f"score-{seat}.png"
         score_shift_chart(part, out / name, f"{part['situation'].iloc[0]}: {rules.preset}, {rules.players} players")
-        doc.image(name, f"{part['first'].iloc[0]} minus {part['second'].iloc[0]} in match-win probability by score")
-    doc.table(shift_view, "Score what-ifs", path)
+        doc.image(name, f"{part['first'].iloc[0]} minus {part['second'].iloc[0]} in match-win probability by score "
+                        "(the eldest's side first)")
+    doc.table(shifts_shown, "Score what-ifs", path)
 
     doc.heading("Match equity")
     if equity is not None:
@@ -178,7 +213,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
 
     doc.heading("How strong are the simulated players?")
     if strength is not None:
-        path = save_table(strength, out, "tournaments")
+        path = save_table(strength_view(strength), out, "tournaments")
         numbers["tournaments"] = json.loads(strength.to_json(orient="records"))
         tournament_chart(strength, out / "tournaments.png", f"Duplicate-deal matches: {rules.preset}, "
                                                               f"{rules.players} players")
@@ -187,7 +222,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                       "stand/beg and give/run choices. Each match is played twice with the same cards and "
                       "the seats swapped.")
         doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
-        doc.table(strength, "Tournaments", path)
+        doc.table(strength_view(strength), "Tournaments", path)
     else:
         doc.paragraph("Tournaments need two sides; with three players each plays alone.")
 
@@ -204,8 +239,9 @@ def _introduction(doc: Document, rules: RuleSet, policy: str, deals: int, seed: 
                   f"This report measures it for the **{rules.preset}** rules with {rules.players} players, "
                   f"by Monte Carlo simulation: every option is played out on the same sampled deals, and every "
                   f"estimate comes with its 95% confidence interval.")
-    rules_frame = pd.DataFrame([{"parameter": k, "value": str(v)} for k, v in rules.as_log_dict().items()])
-    doc.table(rules_frame, "Rules (see shared/rules.md)")
+    rules_frame = pd.DataFrame([{"parameter": "preset", "value": rules.preset, "meaning": "the rule system"}]
+                               + [{"parameter": k, "value": v, "meaning": m} for k, v, m in describe(rules)])
+    doc.table(rules_frame, "Rules (docs/rules.md explains each; `allfours rules` prints them)")
     doc.paragraph(f"Policy: `{policy}` to start, then best responses ({len(strategy.rounds)} rounds, "
                   f"{'converged' if strategy.converged else 'stopped at the round limit'}). Deals: "
                   f"{deals:,} paired decision deals per strategy round. Seed {seed}. allfours {__version__}. "
@@ -235,7 +271,7 @@ def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: in
         f"Strategy tables: {sizes.strategy:,} paired decision deals per round; each deal is played both ways "
         "with the same cards and the same random choices (common random numbers); rounds alternate eldest "
         "and dealer best responses. Round gains (net points per decision): " + "; ".join(
-            f"round {int(r.round)} {r.role}: {r.gain_mean:+.4f} [{r.gain_ci_lo:+.4f}, {r.gain_ci_hi:+.4f}], "
+            f"round {int(r.round)} {r.role}: {r.gain_mean:+.4f} (95% CI [{r.gain_ci_lo:+.4f}, {r.gain_ci_hi:+.4f}]), "
             f"{int(r.classes_changed)} classes changed" for r in rounds.itertuples()) + ".",
         f"Match equity: {sizes.equity_per_cell:,} one-deal transitions per score cell, solved backwards.",
         f"Advice check: {sizes.advice:,} paired deals per role; tournaments: {sizes.matches:,} matches per "

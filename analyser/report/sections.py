@@ -11,7 +11,7 @@ from ..analysis.equity import EquityTable
 from ..analysis.stats import paired_difference
 from ..analysis.whatif import make_situation, what_if
 from ..rules import RuleSet
-from ..analysis.tournament import TournamentError, run_tournament
+from ..tournament import TournamentError, run_tournament
 
 # Two hands whose decision the score can turn (turn-up 9♠, no kick in any preset):
 # an eldest with no trump, and a dealer with two middling trumps facing a beg.
@@ -22,7 +22,8 @@ SCORE_HANDS = {
 
 
 def score_points(rules: RuleSet) -> list[tuple[tuple[int, ...], str]]:
-    """Scores to test, the decider's side first, with a label."""
+    """Scores to test, the decider's side first, with a label (the table shows them the eldest's side
+    first, as ``--score`` takes them)."""
     t = rules.target
     if rules.sides == 3:
         return [((0, 0, 0), "level at 0"), ((0, t - 1, 0), "next player one point from winning"),
@@ -48,7 +49,8 @@ def score_shifts(rules: RuleSet, policy: str, equity: EquityTable | None, seed: 
             d = paired_difference(res.values("win")[:, 0], res.values("win")[:, 1])
             w0, w1 = res.win_prob(0), res.win_prob(1)
             rows.append({
-                "seat": seat, "situation": situation, "score": ":".join(map(str, score)), "score_label": label,
+                "seat": seat, "situation": situation, "score": ":".join(map(str, sit.eldest_first())),
+                "score_label": label,
                 "first": first, "second": second, "deals": res.deals,
                 "win_first": round(w0.mean, 4), "win_second": round(w1.mean, 4),
                 "win_diff": d.mean, "win_diff_lo": d.ci95[0], "win_diff_hi": d.ci95[1],

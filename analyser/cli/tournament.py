@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from .options import (
-    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, build_rules,
-    progress_bar,
+    ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
+    build_rules, progress_bar,
 )
 
 
@@ -38,6 +38,7 @@ def tournament(
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)
+    announce_engine()
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("pairs", (matches + 1) // 2) as bar:
         result = run_tournament(ruleset, a, b, matches, seed, on_chunk=bar.advance, executor=executor)
     if json_out:

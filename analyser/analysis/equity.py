@@ -31,12 +31,16 @@ all the cells a match from it passes through, so far fewer deals are needed than
 playing whole matches from every cell; ``simulate_match_wins`` plays whole matches,
 as the independent check the tests use.
 
-Cache. ``allfours equity`` writes ``results/equity/<preset>-<players>p-<policy>-<hash>``
+Cache. A table is written to a cache folder, by default ``equity/`` in the user's cache
+(``analyser.cache``: ``~/.cache/allfours/equity``, or under ``$ALLFOURS_CACHE_DIR``),
+never into the working folder or the source tree: ``<preset>-<players>p-<policy>-<hash>``
 ``.parquet`` (one row per cell: scores, p, se, CI), the same as ``.csv``, and a ``.json``
 of what it was made from: rules, the policy's parameters, deals per cell, seed and a
 digest of the engine's sources. A table is reused only when all of these match (the
 what-if takes the largest matching table of any size and seed), so a change to the
-kernels or the policies never reads an out-of-date table.
+kernels or the policies never reads an out-of-date table. A table the cache folder lacks
+is also looked for, read-only, among the tables shipped in the repository
+(``SHIPPED_DIR``, ``results/equity``).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..cache import cache_root
 from ..engine.bits import rng_state
 from ..engine.decisions import play_matches, sample_transitions
 from ..executor import Executor, LocalExecutor, Task
@@ -62,7 +67,9 @@ from .stats import Z95
 
 EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
 DEFAULT_DEALS_PER_CELL = 20_000
-DEFAULT_DIR = Path("results") / "equity"
+# The tables shipped with the repository, looked in (never written) when the cache lacks one;
+# absent from an installed package.
+SHIPPED_DIR = Path(__file__).resolve().parents[2] / "results" / "equity"
 TASK_DEALS = 250_000  # deals per task (a run of cells): large enough that scheduling costs little
 Progress = Callable[[int], None]
 
@@ -221,7 +228,12 @@ def simulate_match_wins(rules: RuleSet, policy: str, scores: list[int], dealer: 
     return wins[: rules.sides]
 
 
-# --- the cache under results/equity ---------------------------------------------
+# --- the cache ------------------------------------------------------------------
+
+
+def equity_folder(out_dir: Path | None = None) -> Path:
+    """The cache folder of equity tables: `out_dir` if given, else ``equity/`` in the user's cache."""
+    return Path(out_dir) if out_dir is not None else cache_root() / "equity"
 
 
 def engine_digest() -> str:
@@ -278,10 +290,21 @@ def load_table(path: Path, rules: RuleSet, policy: str, deals_per_cell: int, see
     return EquityTable(rules, policy, deals_per_cell, seed, p, se)
 
 
-def cached_table(rules: RuleSet, policy: str, out_dir: Path = DEFAULT_DIR, deals_per_cell: int | None = None,
+def cached_table(rules: RuleSet, policy: str, out_dir: Path | None = None, deals_per_cell: int | None = None,
                  seed: int | None = None) -> tuple[EquityTable, Path] | None:
     """A cached table for these rules, policy and engine (with this size and seed if given;
-    otherwise the one with the most deals per cell), or None."""
+    otherwise the one with the most deals per cell) from the cache folder (equity_folder), or
+    else from the shipped tables (SHIPPED_DIR); None if neither has one."""
+    folder = equity_folder(out_dir)
+    for where in (folder, SHIPPED_DIR):
+        found = _table_in(where, rules, policy, deals_per_cell, seed)
+        if found is not None:
+            return found
+    return None
+
+
+def _table_in(out_dir: Path, rules: RuleSet, policy: str, deals_per_cell: int | None,
+              seed: int | None) -> tuple[EquityTable, Path] | None:
     key = cache_key(rules, policy)
     best: tuple[int, int, Path] | None = None
     for meta_path in sorted(out_dir.glob("*.json")) if out_dir.is_dir() else []:
@@ -303,15 +326,16 @@ def cached_table(rules: RuleSet, policy: str, out_dir: Path = DEFAULT_DIR, deals
 
 
 def equity_table(rules: RuleSet, policy: str, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, seed: int = 1,
-                 out_dir: Path = DEFAULT_DIR, progress: Progress | None = None, threads: int | None = None,
+                 out_dir: Path | None = None, progress: Progress | None = None, threads: int | None = None,
                  executor: Executor | None = None) -> tuple[EquityTable, Path, bool]:
-    """The table from the cache, or estimated and cached; (table, parquet path, from cache)."""
+    """The table from the cache (or the shipped tables), or estimated and written to the cache
+    folder (equity_folder(out_dir)); (table, parquet path, from cache)."""
     check_two_sides(rules)
     found = cached_table(rules, policy, out_dir, deals_per_cell, seed)
     if found is not None:
         return found[0], found[1], True
     table = estimate_equity(rules, policy, deals_per_cell, seed, progress, threads, executor)
-    return table, save_table(table, out_dir), False
+    return table, save_table(table, equity_folder(out_dir)), False
 
 
 # One-deal transitions per second and thread with heuristic players (the 2-core development

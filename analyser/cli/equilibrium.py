@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult, ScoresResult
-from ..analysis.equity import DEFAULT_DIR, EquityTable
+from ..analysis.equity import EquityTable
 from ..rules import RuleSet
 from ..analysis.vocabulary import ROLE
 from .options import (
@@ -91,10 +91,11 @@ def format_scores(res: ScoresResult) -> str:
     return "\n".join(lines)
 
 
-def find_equity(ruleset: RuleSet, play: str, equity_dir: Path, threads: int | None) -> EquityTable:
+def find_equity(ruleset: RuleSet, play: str, equity_dir: Path | None, threads: int | None) -> EquityTable:
     """The cached equity table for these rules and play policy, estimated (and cached) if there is none."""
-    from ..analysis.equity import cached_table, equity_table
+    from ..analysis.equity import cached_table, equity_folder, equity_table
 
+    equity_dir = equity_folder(equity_dir)
     with file_errors(equity_dir):
         found = cached_table(ruleset, play, equity_dir)
         if found is not None:
@@ -130,8 +131,9 @@ def equilibrium(
     all_scores: Annotated[bool, typer.Option(
         "--all-scores", help="Solve at every score below the target instead (match-win probability; "
                              "--deals per score, no bootstrap).")] = False,
-    equity_dir: Annotated[Path, typer.Option("--equity-dir", help="Where equity tables are cached (with "
-                                                                  "--score or --all-scores).")] = DEFAULT_DIR,
+    equity_dir: Annotated[Optional[Path], typer.Option(
+        "--equity-dir", help="Where equity tables are cached (with --score or --all-scores; default: equity/ in "
+                             "the user's cache, ~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,

@@ -1,4 +1,4 @@
-"""``allfours equity``: the match-equity table, cached under results/equity and drawn as a heatmap."""
+"""``allfours equity``: the match-equity table, cached in the user's cache folder and drawn as a heatmap."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..analysis.equity import DEFAULT_DEALS_PER_CELL, DEFAULT_DIR, EquityTable
+from ..analysis.equity import DEFAULT_DEALS_PER_CELL, EquityTable
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar,
@@ -35,7 +35,9 @@ def equity(
         help="Single deals sampled from every score (the table is solved from these one-deal transitions).",
     )] = DEFAULT_DEALS_PER_CELL,
     seed: SeedOpt = 1,
-    out: Annotated[Path, typer.Option("--out", help="Folder of the cached tables and the heatmap.")] = DEFAULT_DIR,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder of the cached tables and the heatmap (default: equity/ in the user's cache, "
+                      "~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Heatmap PNG (default: next to the table).")] = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
@@ -49,11 +51,12 @@ def equity(
     refused unless --force.
     """
     from ..analysis.charts import equity_heatmap
-    from ..analysis.equity import check_two_sides, equity_table
+    from ..analysis.equity import check_two_sides, equity_folder, equity_table
     from ..executor import check_options, open_executor
     from ..policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
+    out = equity_folder(out)
     check_options(threads, scheduler, cluster)
     check_two_sides(ruleset)
     parse_policy(policy)
@@ -65,7 +68,7 @@ def equity(
           progress_bar("equity", ruleset.target ** 2) as bar, file_errors(out)):
         table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, bar.advance,
                                            executor=executor)
-    drawing = plot or path.with_name(path.stem + "-heatmap.png")
+    drawing = plot or out / (path.stem + "-heatmap.png")  # in --out, also for a table shipped in results/
     if plot is None and cached and drawing.is_file():  # the cached table's own heatmap: already drawn
         heatmap = drawing
     else:

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from ..analysis.equity import DEFAULT_DIR
 from ..analysis.whatif import BATCH, MAX_DEALS, MIN_DEALS, STOP_Z, WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
@@ -144,7 +143,9 @@ def whatif(
     win_by: Annotated[WinBy, typer.Option("--win-by", help="Match-win probability from the cached equity table, or "
                                                            "by playing each match out (auto: table with 2 sides, "
                                                            "playout with 3 players).")] = WinBy.auto,
-    equity_dir: Annotated[Path, typer.Option("--equity-dir", help="Where equity tables are cached.")] = DEFAULT_DIR,
+    equity_dir: Annotated[Path | None, typer.Option(
+        "--equity-dir", help="Where equity tables are cached (default: equity/ in the user's cache, "
+                             "~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a convergence plot (PNG) of the difference.")] = None,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
@@ -157,13 +158,14 @@ def whatif(
 
     Prints the answer in a sentence, then the numbers; --explain says how to read them.
     """
-    from ..analysis.equity import build_notice, cached_table, equity_table
+    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
     from ..analysis.strategy import parse_side_score
     from ..analysis.whatif import decider_score, make_situation, what_if
     from ..cards import parse_card, parse_cards
     from ..policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
+    equity_dir = equity_folder(equity_dir)
     parse_policy(policy)
     parse_cards(hand, count=6, what="hand")
     parse_card(turnup)

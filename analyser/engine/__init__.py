@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numba
 
+from ..cache import cache_root
+
 
 def _cache_dir() -> str:
     digest = hashlib.sha256()
@@ -35,10 +37,7 @@ def _cache_dir() -> str:
         digest.update(llvm.get_host_cpu_name().encode())
     except Exception:  # no host information: the hash of the sources alone
         pass
-    root = os.environ.get("ALLFOURS_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "allfours"
-    )
-    return os.path.join(root, "numba-" + digest.hexdigest()[:16])
+    return str(cache_root() / ("numba-" + digest.hexdigest()[:16]))
 
 
 def cache_is_cold(folder: str | os.PathLike[str] | None = None) -> bool:

@@ -194,7 +194,7 @@ def test_ctrl_c_is_interrupted_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     run_dir.mkdir()
     (run_dir / "meta.json").write_text("{}")
     monkeypatch.setattr("analyser.analysis.runner.run", stop)
-    result = CliRunner().invoke(app, ["simulate", "--deals", "10", "--out", str(run_dir)])
+    result = CliRunner().invoke(app, ["simulate", "--deals", "10", "--out", str(run_dir), "--force"])
     assert result.exit_code == 130
     assert result.stderr == f"interrupted: finished chunks are kept; continue with --resume {run_dir}\n"
 

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import re
@@ -59,6 +58,9 @@ REFUSED = [
     (["equity", "--players", "2", "--out", "{folder}", "--plot", "{file}"], "--plot", "file"),
 ]
 
+WORK = ("analyser.analysis.runner.run", "analyser.analysis.strategy.run_strategy", "analyser.analysis.advice.check_advice",
+        "analyser.report.build.build_report", "analyser.analysis.whatif.what_if", "analyser.analysis.equity.equity_table")
+
 
 @pytest.mark.parametrize("args,option,kind", REFUSED, ids=[f"{a[0]} {o}" for a, o, _ in REFUSED])
 def test_an_existing_output_is_refused_before_any_work(tmp_path, monkeypatch, args, option, kind):
@@ -67,14 +69,12 @@ def test_an_existing_output_is_refused_before_any_work(tmp_path, monkeypatch, ar
     folder.mkdir()
     (folder / "kept.txt").write_text("an earlier run\n")
     file.write_text("an earlier run\n")
-    # nothing may start: the functions that would do the work are not reached
-    for name in ("analyser.analysis.runner.run", "analyser.analysis.strategy.run_strategy",
-                 "analyser.analysis.advice.check_advice", "analyser.report.build.build_report",
-                 "analyser.analysis.whatif.what_if", "analyser.analysis.equity.equity_table"):
-        module, _, attr = name.rpartition(".")
-        if importlib.util.find_spec(module) is not None:
-            monkeypatch.setattr(importlib.import_module(module), attr,
-                                lambda *a, **k: pytest.fail("work started before the output was checked"))
+    # nothing may start: the functions that would do the work are not reached (their modules are all
+    # imported first: one imported while another is patched would keep the patch for good)
+    modules = {name: importlib.import_module(name.rpartition(".")[0]) for name in WORK}
+    for name, module in modules.items():
+        monkeypatch.setattr(module, name.rpartition(".")[2],
+                            lambda *a, **k: pytest.fail("work started before the output was checked"))
     words = [w.format(folder=folder, file=file) for w in args]
     result = runner.invoke(app, words)
     target = file if kind == "file" else folder

@@ -14,7 +14,7 @@ from ..rules import RuleSet
 from ..analysis.vocabulary import ROLE
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    build_rules, file_errors, progress_bar,
+    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
 )
 
 
@@ -33,8 +33,8 @@ def format_result(res: EquilibriumResult) -> str:
     r = res.rules
     unit = "match-win probability" if res.measure != "net points" else "net points per decision deal"
     lo, hi = doc["value_ci95"]
-    lines = [f"Bidding equilibrium: {r.preset}, {r.players} players, score {':'.join(map(str, res.score))} "
-             f"(eldest's side first), play {res.play}, classes {res.scheme}; {res.deals:,} decision deals, "
+    lines = [f"Bidding equilibrium: {r.preset}, {r.players} players, {score_text(res.score)}, "
+             f"play {res.play}, classes {res.scheme}; {res.deals:,} decision deals, "
              f"seed {res.seed}",
              f"payoff: the eldest's side's {unit}; solved by {doc['method']}",
              f"value {res.value[0]:+.4f}, 95% CI [{lo:+.4f}, {hi:+.4f}] ({doc['bootstrap']['resamples']} bootstrap "
@@ -93,15 +93,14 @@ def format_scores(res: ScoresResult) -> str:
 
 def find_equity(ruleset: RuleSet, play: str, equity_dir: Path | None, threads: int | None) -> EquityTable:
     """The cached equity table for these rules and play policy, estimated (and cached) if there is none."""
-    from ..analysis.equity import cached_table, equity_folder, equity_table
+    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
 
     equity_dir = equity_folder(equity_dir)
     with file_errors(equity_dir):
         found = cached_table(ruleset, play, equity_dir)
         if found is not None:
             return found[0]
-        typer.echo(f"no equity table for these rules, policy and engine in {equity_dir}: estimating one "
-                   "(once; see `allfours equity`)", err=True)
+        typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {equity_dir} for next time", err=True)
         with progress_bar("equity table", ruleset.target ** 2) as bar:
             table, _, _ = equity_table(ruleset, play, out_dir=equity_dir, progress=bar.advance, threads=threads)
         return table
@@ -157,6 +156,11 @@ def equilibrium(
     if tuned is not None:
         read_tuned(tuned)
     check_out_dir(out, force)
+    if parsed is not None or all_scores:  # the equity cache must be writable before a table is built
+        from ..analysis.equity import equity_folder
+
+        check_output(equity_folder(equity_dir), "--equity-dir", folder=True, force=True)
+    announce_engine()
     table = find_equity(ruleset, play, equity_dir, threads) if parsed is not None or all_scores else None
     if all_scores:
         assert table is not None

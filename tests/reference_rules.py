@@ -1,6 +1,6 @@
 """An independent, slow and obvious pure-Python reference of the All Fours rules.
 
-Written from ``shared/rules.md`` and ``shared/game-log.md`` alone: it imports nothing
+Written from ``docs/rules.md`` and ``docs/game-log.md`` alone: it imports nothing
 from ``analyser`` and uses only the standard library.  It is the second opinion the
 tests hold the numba engine and ``allfours replay`` against.
 

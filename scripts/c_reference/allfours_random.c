@@ -1,7 +1,7 @@
 /*
  * allfours_random.c: a plain C reference for the random figure of `allfours bench`.
  *
- * Written from the rule book (shared/rules.md, preset `trinidad`), not translated from
+ * Written from the rule book (docs/rules.md, preset `trinidad`), not translated from
  * the engine. It does the work the engine's benchmark does for `random:beg=0`:
  *
  *   - 4 players, sides {0, 2} and {1, 3}; matches to 14: the first dealer of a match

@@ -56,7 +56,9 @@ def report(
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
                                 log=lambda m: typer.echo(f"report: {m}", err=True))
         except OSError as err:
-            fail(f"cannot write the report to {folder}: {err.strerror or err}")
+            where = f"{err.filename}: " if err.filename and str(err.filename) != str(folder) else ""
+            why = "a file is in the way of a folder" if isinstance(err, FileExistsError) else err.strerror or err
+            fail(f"cannot write the report to {folder}: {where}{why}")
     if json_out:
         typer.echo((folder / "report.json").read_text(encoding="utf-8"))
     else:

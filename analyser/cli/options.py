@@ -50,6 +50,12 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+# The OS's words for a path of the wrong kind, as a player would say them.
+IN_THE_WAY: dict[type, str] = {FileExistsError: "a file is in the way of a folder",
+                               IsADirectoryError: "a folder is in the way of a file",
+                               NotADirectoryError: "a file is in the way of a folder"}
+
+
 @contextmanager
 def file_errors(path: Path | str | None) -> Iterator[None]:
     """An OSError in the block is about `path`, a file or folder the block reads or writes: one line
@@ -60,7 +66,8 @@ def file_errors(path: Path | str | None) -> Iterator[None]:
     try:
         yield
     except OSError as err:
-        fail(f"{err.filename or path}: {err.strerror or err}")
+        why = IN_THE_WAY.get(type(err)) or err.strerror or err
+        fail(f"{err.filename or path}: {why}")
 
 
 def score_text(score: tuple[int, ...] | list[int]) -> str:

@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from ..errors import AllFoursError
 from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
 from . import rules
+from . import solve
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -122,6 +123,7 @@ app = typer.Typer(cls=AllFoursGroup, add_completion=False, no_args_is_help=True,
 app.command("rules")(rules.show_rules)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
+app.command("solve")(solve.solve)
 app.command("tournament")(tournament.tournament)
 app.command("bench")(bench.bench)
 app.command("equity")(equity.equity)

@@ -1,0 +1,90 @@
+"""``allfours solve``: the open-hand value of a position, and of every card the player to move may play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .options import JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, file_errors
+
+LINE_HELP = "Which line of FILE (numbered as an editor numbers them, blank lines counted)."
+HANDS_HELP = ("A position typed by hand instead of a log: every seat's hand, seat 0 first, separated by / or |, "
+              "e.g. \"AS JS 4H / KD 2D 9C / ...\" (all the same size; High, Low and the jack's owner are read "
+              "from them).")
+
+
+def what_value_means(players: int) -> str:
+    if players == 3:
+        return ("its own High, Low, Jack and Game points minus the other two players' together, "
+                "both taken to play against it")
+    return "its side's High, Low, Jack and Game points minus the other side's"
+
+
+def solve(
+    file: Annotated[Optional[Path], typer.Argument(
+        help="An allfours-log/1 file whose line is cut in trick play: after the trump event (and the discards), "
+             "up to a play or trick event. The position is the one after the line's last event.")] = None,
+    line: Annotated[int, typer.Option("--line", min=1, help=LINE_HELP)] = 1,
+    hands: Annotated[Optional[str], typer.Option("--hands", help=HANDS_HELP)] = None,
+    trump: Annotated[Optional[str], typer.Option("--trump", help="Trump suit with --hands (S H D C).")] = None,
+    leader: Annotated[int, typer.Option("--leader", min=0, max=3,
+                                        help="Seat to lead with --hands; the seat before it is taken as the "
+                                             "dealer (for Game ties).")] = 0,
+    rules: Annotated[Optional[Preset], typer.Option(
+        "--rules", help="Rule preset with --hands (default trinidad); a log line carries its own.")] = None,
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Solve a position with every hand open: its value under perfect play, and each legal card's.
+
+    The value is in net points of the deal still to be decided by play (High and Low as dealt, Jack or hang jack,
+    Game), for the player to move: its side's points minus the other side's (with three players, its own
+    points minus the other two's, both taken to play against it). Kicks, the gift and the match target are
+    not counted.
+    """
+    from ..gamelog import read_lines
+    from ..solve import SolveError, Solver, position_from_hands, position_from_text
+
+    if file is not None and hands is not None:
+        raise SolveError("give a log FILE or --hands, not both")
+    if file is None and hands is None:
+        raise SolveError("give a log FILE (a line cut at a card decision) or --hands with --trump")
+    if file is not None:
+        if rules is not None or players is not None or set_:
+            raise SolveError("a log line carries its own rules: --rules, --players and --set go with --hands")
+        text = None
+        with file_errors(file):
+            for number, content in read_lines(str(file)):
+                if number == line:
+                    text = content
+                    break
+        if text is None:
+            raise SolveError(f"{file}: no line {line} (or it is blank)")
+        try:
+            position = position_from_text(text)
+        except SolveError as err:
+            where = f"line {line}" + (f", event {err.event}" if err.event >= 0 else "")
+            raise SolveError(f"{file}: {where}: {err.reason}") from None
+    else:
+        assert hands is not None
+        if trump is None:
+            raise SolveError("--hands needs --trump (the trump suit: S, H, D or C)")
+        rule_set = build_rules(rules or Preset("trinidad"), players, set_)
+        position = position_from_hands(rule_set, hands, trump, leader)
+    announce_engine()
+    solution = Solver().solve(position)
+    if json_out:
+        typer.echo(json.dumps(solution.to_json()))
+        return
+    r = position.rules
+    whose = f"seat {solution.seat}" if r.sides == r.players else f"seat {solution.seat}'s side (side {position.side})"
+    typer.echo(f"position: {position.describe()}")
+    typer.echo(f"value {solution.value:+d} for {whose}: {what_value_means(r.players)}, "
+               "under perfect play with every hand open")
+    width = max(len(name) for name in solution.cards)
+    for name, value in solution.cards.items():
+        typer.echo(f"  {name:<{width}}  {value:+d}" + ("  best" if value == solution.value else ""))

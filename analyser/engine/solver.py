@@ -1,0 +1,600 @@
+"""The open-hand solver: the value of a position of trick play with every hand visible.
+
+A position is a play state (``state.py``), cut anywhere: at a trick boundary or in the
+middle of a trick. Its **value** is what perfect play by everyone makes of the points
+the deal still has to give, counted for the side to move as *its points minus the
+other sides' points*:
+
+* **High** and **Low**: fixed the moment play starts (who held the highest and lowest
+  trump in play, ``PS_START``), so a constant of the position;
+* **Jack** or **hang jack**: to the side that captures the jack of trump (3 for the
+  opponents' jack under ``hang_jack``); a constant once it has been captured;
+* **Game**: to the side with the most card points captured, a tie settled by
+  ``game_tie`` exactly as ``state.score_game`` does.
+
+Kicks, the gift and the jack bonus are not counted (play cannot change them), and
+neither is the match target: these are the deal's points, all of them, as if the
+match went on for ever.
+
+**Two sides** (2 players, or 4 in partnerships): minimax. The side to move at the
+root maximises its net points, the other side minimises them (the same thing, since
+one side's net is the other's negated).
+
+**Three players** (each a side): the value for the seat to move is its own points
+minus the other two players' points together, and the search is *paranoid*: the
+other two are taken to play together to minimise that number. So a card's value is
+what the mover can guarantee against the worst coalition, a lower bound on what it
+makes against any two opponents; it is not an equilibrium of the three-player game.
+
+The search is alpha-beta (fail-soft) on the play state's own kernels, driven by
+MTD(f) (null-window searches on the small integer value range, at most -7..7), with:
+
+* a **transposition table** probed and stored only at trick boundaries. Within one
+  deal the cards still out determine every hand (each card's holder is fixed by
+  ``PS_START``), so the key is that mask, plus the seat to lead, the card points
+  captured by sides 0 and 1 (side 2's follow from them and the cards out) and the
+  jack's captor: everything the rest of the deal's value depends on. An entry holds
+  a lower and an upper bound and the best lead; entries are tagged with a search
+  generation, so a new position needs no clearing;
+* **static bounds** at every node: High and Low are known, the jack's and Game's
+  outcomes are bounded by giving every card still out to one side or the other, and
+  a window outside them is cut at once;
+* **move ordering**: the table's lead first, then winners of the trick (the cheapest
+  first) for the side not winning it, and Game points onto a partner's winning card;
+* **equivalent cards** searched once: two legal cards of one suit with no card
+  between them among the cards still out (the hands and the current trick) and the
+  same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the
+  jack of trump is equivalent to nothing.
+
+Every kernel runs without numba's runtime (``_nrt=False``): per-depth states, move
+lists and the table are preallocated by the caller (``SolverWork``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import R_GAME_TIE, R_HANG_JACK
+from .bits import GAME_VALUE, RANK_JACK, U1, bit, game_points, highest_card, lowest_card, side_of, suit_mask
+from .layout import (
+    N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
+    PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+)
+from .state import apply, beats, copy_state, legal
+
+# Deepest search: every card of a 52-card pack, one ply each, and the root.
+MAX_PLIES = 53
+MOVE_SLOTS = 52
+INF = 1000
+NO_VALUE = -INF  # in a card-values row: not a legal card
+
+# Search context (int64 array `ctx`), set up for each position by `prepare`.
+C_PERSP_SIDE = 0  # side of the seat to move at the root: the value is its net points
+C_NSIDES = 1
+C_FIXED = 2       # High and Low for that side, net: fixed when play started
+C_HANG = 3        # 1: hang jack (3 for capturing the opponents' jack)
+C_TIE = 4         # the rule set's game_tie code
+C_DEALER_SIDE = 5
+C_JACK = 6        # the jack of trump if in play, else -1
+C_JACK_SIDE = 7   # side that held it when play started
+C_JACK_LO = 8     # least and most the jack can still be worth to the perspective side
+C_JACK_HI = 9
+C_GEN = 10        # search generation (table entries of older ones are ignored)
+C_NODES = 11      # nodes visited (statistics)
+C_TT_MASK = 12    # table size - 1 (a power of two)
+N_CTX = 16
+
+GEN_SHIFT = 32
+GEN_LIMIT = 1 << 30
+DEFAULT_TT_BITS = 20
+
+
+class SolverWork:
+    """The memory one solver needs, allocated once and reused for every position.
+
+    ``states``: a play state per ply; ``moves``: the ordered moves per ply; the
+    transposition table (``tt_bits`` bits of index, 24 bytes an entry); ``ctx``.
+    Not to be shared by two threads at once.
+    """
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS) -> None:
+        size = 1 << tt_bits
+        self.states = np.zeros((MAX_PLIES + 1, N_STATE), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLIES + 1, MOVE_SLOTS), dtype=np.int64)
+        self.frames = np.zeros((MAX_PLIES + 1, N_FRAME), dtype=np.int64)
+        self.tt_key = np.zeros(size, dtype=np.int64)
+        self.tt_aux = np.zeros(size, dtype=np.int64)
+        self.tt_val = np.zeros(size, dtype=np.int64)
+        self.ctx = np.zeros(N_CTX, dtype=np.int64)
+        self.ctx[C_TT_MASK] = size - 1
+        self.values = np.zeros(52, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by the last solve."""
+        return int(self.ctx[C_NODES])
+
+
+# --- the value of a finished deal --------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _sign(side, pside):
+    return 1 if side == pside else -1
+
+
+@njit(cache=True, _nrt=False)
+def game_winner(t0, t1, t2, nsides, dside, tie):
+    """Side that scores Game for captured card points t0, t1 (t2 with three sides), or -1.
+    A tie goes as ``state.score_game`` rules it: with a tie rule, to the one tied side that is
+    not the dealer's, if there is exactly one."""
+    best = t0
+    w = 0
+    tied = 1
+    if t1 > best:
+        best, w, tied = t1, 1, 1
+    elif t1 == best:
+        tied += 1
+    if nsides == 3:
+        if t2 > best:
+            best, w, tied = t2, 2, 1
+        elif t2 == best:
+            tied += 1
+    if tied == 1:
+        return w
+    if tie == 0:
+        return -1
+    cand = -1
+    count = 0
+    if t0 == best and dside != 0:
+        cand, count = 0, count + 1
+    if t1 == best and dside != 1:
+        cand, count = 1, count + 1
+    if nsides == 3 and t2 == best and dside != 2:
+        cand, count = 2, count + 1
+    return cand if count == 1 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _game_term(t0, t1, t2, ctx):
+    w = game_winner(t0, t1, t2, ctx[C_NSIDES], ctx[C_DEALER_SIDE], ctx[C_TIE])
+    return 0 if w < 0 else _sign(w, ctx[C_PERSP_SIDE])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _jack_term(captor, ctx):
+    n = 3 if ctx[C_HANG] != 0 and captor != ctx[C_JACK_SIDE] else 1
+    return n * _sign(captor, ctx[C_PERSP_SIDE])
+
+
+@njit(cache=True, _nrt=False)
+def final_value(state, ctx):
+    """Net points of the perspective side once every card is played (High, Low, Jack, Game)."""
+    v = ctx[C_FIXED]
+    if ctx[C_JACK] >= 0:
+        v += _jack_term(state[PS_JACK_CAPTOR], ctx)
+    t0 = game_points(np.uint64(state[PS_CAPTURED]))
+    t1 = game_points(np.uint64(state[PS_CAPTURED + 1]))
+    t2 = game_points(np.uint64(state[PS_CAPTURED + 2])) if ctx[C_NSIDES] == 3 else 0
+    return v + _game_term(t0, t1, t2, ctx)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _out_mask(state):
+    """Cards not yet in a completed trick: every hand and the trick being played."""
+    out = np.uint64(state[PS_TRICK_MASK])
+    for s in range(state[PS_PLAYERS]):
+        out |= np.uint64(state[PS_HAND + s])
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def bounds(state, ctx):
+    """(least, most) the position can be worth to the perspective side, whatever is played:
+    every card still out given to one side, then to the other(s)."""
+    nsides = ctx[C_NSIDES]
+    ps = ctx[C_PERSP_SIDE]
+    lo = ctx[C_FIXED]
+    hi = lo
+    if ctx[C_JACK] >= 0:
+        captor = state[PS_JACK_CAPTOR]
+        if captor >= 0:
+            j = _jack_term(captor, ctx)
+            lo += j
+            hi += j
+        else:
+            lo += ctx[C_JACK_LO]
+            hi += ctx[C_JACK_HI]
+    rest = game_points(_out_mask(state))
+    t0 = game_points(np.uint64(state[PS_CAPTURED]))
+    t1 = game_points(np.uint64(state[PS_CAPTURED + 1]))
+    if nsides == 2:
+        if ps == 0:
+            hi += _game_term(t0 + rest, t1, 0, ctx)
+            lo += _game_term(t0, t1 + rest, 0, ctx)
+        else:
+            hi += _game_term(t0, t1 + rest, 0, ctx)
+            lo += _game_term(t0 + rest, t1, 0, ctx)
+        return lo, hi
+    t2 = game_points(np.uint64(state[PS_CAPTURED + 2]))
+    # Three sides: Game is +1 (the perspective side's), 0 (nobody's) or -1 (another's).
+    tp = t0 if ps == 0 else (t1 if ps == 1 else t2)
+    sure_win = True
+    sure_loss = False
+    for o in range(3):
+        if o == ps:
+            continue
+        to = t0 if o == 0 else (t1 if o == 1 else t2)
+        if tp <= to + rest:
+            sure_win = False
+        q = 3 - ps - o
+        tq = t0 if q == 0 else (t1 if q == 1 else t2)
+        if to > tp + rest and to > tq + rest:
+            sure_loss = True
+    if sure_win:
+        return lo + 1, hi + 1
+    if sure_loss:
+        return lo - 1, hi - 1
+    can_win = game_winner(t0 + (rest if ps == 0 else 0), t1 + (rest if ps == 1 else 0),
+                          t2 + (rest if ps == 2 else 0), 3, ctx[C_DEALER_SIDE], ctx[C_TIE]) == ps
+    return lo - 1, hi + (1 if can_win else 0)
+
+
+@njit(cache=True, _nrt=False)
+def prepare(state, rules, ctx):
+    """Set up `ctx` for positions of `state`'s deal, valued for the side of the seat to move now;
+    starts a new table generation."""
+    n = state[PS_PLAYERS]
+    nsides = 2 if n == 4 else n
+    ps = side_of(state[PS_TO_PLAY], n)
+    ctx[C_PERSP_SIDE] = ps
+    ctx[C_NSIDES] = nsides
+    ctx[C_HANG] = 1 if rules[R_HANG_JACK] != 0 else 0
+    ctx[C_TIE] = rules[R_GAME_TIE]
+    ctx[C_DEALER_SIDE] = side_of(state[PS_DEALER], n)
+    fixed = 0
+    in_play = np.uint64(state[PS_IN_PLAY])
+    jack = state[PS_TRUMP] * 13 + RANK_JACK
+    ctx[C_JACK] = -1
+    if in_play:
+        for which in range(2):
+            card = highest_card(in_play) if which == 0 else lowest_card(in_play)
+            for s in range(n):
+                if np.uint64(state[PS_START + s]) & bit(card):
+                    fixed += _sign(side_of(s, n), ps)
+        if in_play & bit(jack):
+            ctx[C_JACK] = jack
+            for s in range(n):
+                if np.uint64(state[PS_START + s]) & bit(jack):
+                    ctx[C_JACK_SIDE] = side_of(s, n)
+    ctx[C_FIXED] = fixed
+    jlo = INF
+    jhi = -INF
+    for c in range(nsides):
+        j = _jack_term(c, ctx)
+        jlo = min(jlo, j)
+        jhi = max(jhi, j)
+    ctx[C_JACK_LO] = jlo
+    ctx[C_JACK_HI] = jhi
+    ctx[C_NODES] = 0
+    ctx[C_GEN] += 1
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _same_as_next(card, legal_cards, out, jack):
+    """The legal card that `card` is equivalent to (the next higher card out in its suit, if
+    legal, of the same Game points, neither the jack of trump), or -1."""
+    if card == jack:
+        return -1
+    above = out & suit_mask(card // 13) & ~((bit(card) << U1) - U1)
+    if not above:
+        return -1
+    h = lowest_card(above)
+    if h == jack or not (legal_cards & bit(h)) or GAME_VALUE[h % 13] != GAME_VALUE[card % 13]:
+        return -1
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def representative(card, legal_cards, out, jack):
+    """The card searched for `card`: the top of its run of equivalent legal cards."""
+    while True:
+        h = _same_as_next(card, legal_cards, out, jack)
+        if h < 0:
+            return card
+        card = h
+
+
+@njit(cache=True, _nrt=False)
+def order_moves(state, moves, d, first, jack):
+    """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
+    into moves[d]; `first` (a card, or -1) goes first. Returns how many."""
+    legal_cards = legal(state)
+    out = _out_mask(state)
+    seat = state[PS_TO_PLAY]
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    led = state[PS_LED]
+    best_card = state[PS_BEST_CARD]
+    mine = side_of(seat, n)
+    partner_wins = led >= 0 and side_of(state[PS_BEST_SEAT], n) == mine
+    k = 0
+    m = legal_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - U1
+        if _same_as_next(c, legal_cards, out, jack) >= 0:
+            continue
+        rank = c % 13
+        pts = GAME_VALUE[rank]
+        if c == first:
+            score = 1000
+        elif led < 0:
+            # Leading: a card no card out can beat in its suit first, then high cards.
+            top = highest_card(out & suit_mask(c // 13)) == c
+            score = 200 + rank + (40 if top else 0) + (20 if c // 13 == trump else 0)
+        elif beats(c, best_card, led, trump):
+            if partner_wins:
+                score = 100 - rank  # overtaking a partner: rarely right
+            else:
+                score = 600 + 3 * pts - rank + (30 if c == jack else 0)
+        elif partner_wins:
+            score = 400 + 4 * pts + (30 if c == jack else 0) - rank
+        else:
+            score = 300 - 4 * pts - rank - (30 if c == jack else 0) - (20 if c // 13 == trump else 0)
+        key = score * 64 + c
+        # insertion, highest key first
+        j = k
+        while j > 0 and moves[d, j - 1] < key:
+            moves[d, j] = moves[d, j - 1]
+            j -= 1
+        moves[d, j] = key
+        k += 1
+    for i in range(k):
+        moves[d, i] &= 63
+    return k
+
+
+# --- the search ----------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _tt_extra(state, ctx):
+    """The table key besides the cards out: seat to lead, jack captor, card points of sides 0, 1,
+    and the generation."""
+    x = state[PS_TO_PLAY] | ((state[PS_JACK_CAPTOR] + 1) << 2)
+    x |= game_points(np.uint64(state[PS_CAPTURED])) << 4
+    x |= game_points(np.uint64(state[PS_CAPTURED + 1])) << 11
+    return x | (ctx[C_GEN] << GEN_SHIFT)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _tt_index(out, extra, ctx):
+    h = np.uint64(out) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(extra) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(ctx[C_TT_MASK]))
+
+
+# A frame of the explicit search stack (int64 row per ply, `frames`).
+F_ALPHA = 0      # the window as narrowed by the node's bounds (what the table entry is judged against)
+F_BETA = 1
+F_A = 2          # the window as the children have narrowed it
+F_B = 3
+F_BEST = 4
+F_BEST_MOVE = 5
+F_COUNT = 6      # moves in moves[d]
+F_NEXT = 7       # index of the next move to try
+F_MAX = 8        # 1: the perspective side moves (maximises)
+F_IDX = 9        # table slot, -1 mid-trick (nothing stored)
+F_OUT = 10       # table key: the cards out
+F_EXTRA = 11     # table key: seat to lead, jack captor, card points, generation
+F_LO = 12        # the node's lower and upper bounds (static and table)
+F_HI = 13
+N_FRAME = 16
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
+    """Open the node states[d] with the window (alpha, beta): (value, True) when it is settled
+    at once (end of the deal, bounds, the table), else (0, False) with its frame and moves set."""
+    state = states[d]
+    ctx[C_NODES] += 1
+    if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
+        return np.int64(final_value(state, ctx)), True
+    lo, hi = bounds(state, ctx)
+    if lo >= beta or lo == hi:
+        return np.int64(lo), True
+    if hi <= alpha:
+        return np.int64(hi), True
+    first = -1
+    idx = -1
+    if state[PS_LED] < 0:
+        out = np.int64(_out_mask(state))
+        extra = _tt_extra(state, ctx)
+        idx = _tt_index(out, extra, ctx)
+        frames[d, F_OUT] = out
+        frames[d, F_EXTRA] = extra
+        if tt_key[idx] == out and tt_aux[idx] == extra:
+            packed = tt_val[idx]
+            tlo = (packed & 255) - 128
+            thi = ((packed >> 8) & 255) - 128
+            first = ((packed >> 16) & 63) - 1
+            if tlo > lo:
+                lo = tlo
+            if thi < hi:
+                hi = thi
+            if lo >= beta or lo == hi:
+                return np.int64(lo), True
+            if hi <= alpha:
+                return np.int64(hi), True
+    if lo > alpha:
+        alpha = lo
+    if hi < beta:
+        beta = hi
+    maximise = side_of(state[PS_TO_PLAY], state[PS_PLAYERS]) == ctx[C_PERSP_SIDE]
+    frames[d, F_ALPHA] = alpha
+    frames[d, F_BETA] = beta
+    frames[d, F_A] = alpha
+    frames[d, F_B] = beta
+    frames[d, F_BEST] = -INF if maximise else INF
+    frames[d, F_BEST_MOVE] = -1
+    frames[d, F_COUNT] = order_moves(state, moves, d, first, ctx[C_JACK])
+    frames[d, F_NEXT] = 0
+    frames[d, F_MAX] = 1 if maximise else 0
+    frames[d, F_IDX] = idx
+    frames[d, F_LO] = lo
+    frames[d, F_HI] = hi
+    return np.int64(0), False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _child_done(frames, moves, d, v):
+    """A child of node d is worth v: update the node; True when it is finished (a cut-off or
+    no move left)."""
+    card = moves[d, frames[d, F_NEXT] - 1]
+    if frames[d, F_MAX]:
+        if v > frames[d, F_BEST]:
+            frames[d, F_BEST] = v
+            frames[d, F_BEST_MOVE] = card
+            if v > frames[d, F_A]:
+                frames[d, F_A] = v
+    else:
+        if v < frames[d, F_BEST]:
+            frames[d, F_BEST] = v
+            frames[d, F_BEST_MOVE] = card
+            if v < frames[d, F_B]:
+                frames[d, F_B] = v
+    return frames[d, F_A] >= frames[d, F_B] or frames[d, F_NEXT] >= frames[d, F_COUNT]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _leave(frames, tt_key, tt_aux, tt_val, d):
+    """Node d is finished: store what it learnt at a trick boundary; its value (fail-soft)."""
+    best = frames[d, F_BEST]
+    idx = frames[d, F_IDX]
+    if idx >= 0:
+        # At or below alpha the result is an upper bound, at or above beta a lower one.
+        if best <= frames[d, F_ALPHA]:
+            lo, hi = frames[d, F_LO], best
+        elif best >= frames[d, F_BETA]:
+            lo, hi = best, frames[d, F_HI]
+        else:
+            lo, hi = best, best
+        out = frames[d, F_OUT]
+        extra = frames[d, F_EXTRA]
+        if tt_key[idx] == out and tt_aux[idx] == extra:
+            packed = tt_val[idx]
+            olo = (packed & 255) - 128
+            ohi = ((packed >> 8) & 255) - 128
+            if olo > lo:
+                lo = olo
+            if ohi < hi:
+                hi = ohi
+        tt_key[idx] = out
+        tt_aux[idx] = extra
+        tt_val[idx] = (lo + 128) | ((hi + 128) << 8) | ((frames[d, F_BEST_MOVE] + 1) << 16)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta):
+    """Fail-soft alpha-beta on states[root] with the window (alpha, beta), valued for the
+    perspective side (it maximises, every other side minimises), on an explicit stack: plies
+    root, root+1, ... of `states`, `moves` and `frames` are its scratch."""
+    d = root
+    a = np.int64(alpha)
+    b = np.int64(beta)
+    while True:
+        v, settled = _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, a, b)
+        if settled:
+            # Hand the value up until a node has another move to try.
+            while True:
+                if d == root:
+                    return v
+                d -= 1
+                if not _child_done(frames, moves, d, v):
+                    break
+                v = _leave(frames, tt_key, tt_aux, tt_val, d)
+        # Node d tries its next move.
+        i = frames[d, F_NEXT]
+        frames[d, F_NEXT] = i + 1
+        copy_state(states[d + 1], states[d])
+        apply(states[d + 1], moves[d, i])
+        a = frames[d, F_A]
+        b = frames[d, F_B]
+        d += 1
+
+
+@njit(cache=True, _nrt=False)
+def mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
+    """The exact value of states[d] by null-window searches (MTD(f)), starting from `guess`."""
+    lo = np.int64(-INF)
+    hi = np.int64(INF)
+    g = np.int64(guess)
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def _new_generation(tt_aux, ctx):
+    if ctx[C_GEN] >= GEN_LIMIT:
+        for i in range(tt_aux.shape[0]):
+            tt_aux[i] = 0
+        ctx[C_GEN] = 1
+
+
+@njit(cache=True, _nrt=False)
+def solve_value(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx):
+    """The value of `state` for the side of the seat to move (net points of High, Low, Jack and
+    Game under perfect play; see the module's docstring)."""
+    _new_generation(tt_aux, ctx)
+    prepare(state, rules, ctx)
+    copy_state(states[0], state)
+    lo, hi = bounds(state, ctx)
+    return mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 0, (lo + hi) // 2)
+
+
+@njit(cache=True, _nrt=False)
+def solve_cards(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx, values):
+    """The value, for the side of the seat to move, of each legal card it may play (values[card];
+    NO_VALUE for a card it may not play), and the position's value (the best of them)."""
+    _new_generation(tt_aux, ctx)
+    prepare(state, rules, ctx)
+    copy_state(states[0], state)
+    for c in range(52):
+        values[c] = NO_VALUE
+    legal_cards = legal(state)
+    out = _out_mask(state)
+    jack = ctx[C_JACK]
+    lo, hi = bounds(state, ctx)
+    guess = (lo + hi) // 2
+    best = np.int64(-INF)
+    m = legal_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - U1
+        if _same_as_next(c, legal_cards, out, jack) >= 0:
+            continue
+        copy_state(states[1], state)
+        apply(states[1], c)
+        v = mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 1, guess)
+        values[c] = v
+        guess = v
+        if v > best:
+            best = v
+    m = legal_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - U1
+        values[c] = values[representative(c, legal_cards, out, jack)]
+    return best

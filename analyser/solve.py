@@ -1,0 +1,280 @@
+"""Positions for the open-hand solver, and its answers (``allfours solve``).
+
+A position comes from an ``allfours-log/1`` line cut anywhere after ``trump`` (and
+the discards): the referee (``replay.py``) checks everything up to trick play and
+gives the hands held when play started; the play and trick events after that are
+refereed here on the play state's own kernels, and the position is the state after
+the line's last event. Or it is typed by hand: every seat's hand (seat 0 first),
+trump and the seat to lead, as at the start of trick play.
+
+The value (``engine/solver.py``) is in net points for the side of the seat to move:
+its High, Low, Jack (or hang jack) and Game points minus the other side's, or with
+three players its own points minus the other two players' together, those two
+assumed to play together against it ("paranoid"). Kicks, the gift and the match
+target are not counted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .cards import CardError, card_name, cards_of, parse_card, parse_cards, parse_suit
+from .engine.layout import (
+    N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
+    PS_TRICK_NO, PS_TRUMP,
+)
+from .engine.solver import NO_VALUE, SolverWork, solve_cards, solve_value
+from .engine.state import apply, init_state, is_over, legal
+from .errors import AllFoursError
+from .replay import LogError, _MatchOver, _Referee
+from .rules import RuleSet
+
+
+class SolveError(AllFoursError):
+    """A position the solver cannot take: a log not cut in trick play, a finished deal, bad hands.
+    `event` is the event index it concerns in a log line (-1: the line itself, or no log)."""
+
+    def __init__(self, reason: str, event: int = -1):
+        super().__init__(reason)
+        self.reason = reason
+        self.event = event
+
+
+@dataclass
+class Position:
+    """A position of trick play: the rule set and the play state (``engine/layout.py``'s PS_*)."""
+
+    rules: RuleSet
+    state: np.ndarray
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        return int(self.state[PS_TO_PLAY])
+
+    @property
+    def side(self) -> int:
+        return self.rules.side_of(self.seat)
+
+    def legal_cards(self) -> list[int]:
+        """The cards the seat to move may play, in hand order (suits S H D C, high to low)."""
+        return cards_of(int(np.uint64(legal(self.state))))
+
+    def describe(self) -> str:
+        """One line: who is to move, to which trick, and the trick so far."""
+        s = self.state
+        n = int(s[PS_PLAYERS])
+        trick = int(s[PS_TRICK_NO]) + 1
+        where = f"seat {self.seat} to {'lead' if s[PS_LED] < 0 else 'play'} to trick {trick} of {int(s[PS_N_TRICKS])}"
+        text = f"{where}, trump {'SHDC'[int(s[PS_TRUMP])]}"
+        if s[PS_LED] >= 0:
+            leader = int(s[PS_LEADER])
+            played = []
+            seat = leader
+            while seat != self.seat:
+                played.append(f"{seat}:{card_name(int(s[PS_TRICK_CARD + seat]))}")
+                seat = (seat + 1) % n
+            text += ", trick so far " + " ".join(played)
+        return text
+
+
+@dataclass
+class Solution:
+    """The solver's answer: the seat to move, the position's value and each legal card's value
+    (canonical card names in hand order), all in net points for the mover's side."""
+
+    seat: int
+    value: int
+    cards: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "value": self.value, "cards": dict(self.cards)}
+
+
+class Solver:
+    """The open-hand solver with its memory allocated once (reuse one for many positions)."""
+
+    def __init__(self, tt_bits: int | None = None) -> None:
+        self.work = SolverWork() if tt_bits is None else SolverWork(tt_bits)
+
+    def _args(self) -> tuple[np.ndarray, ...]:
+        w = self.work
+        return w.states, w.moves, w.frames, w.tt_key, w.tt_aux, w.tt_val, w.ctx
+
+    def value(self, position: Position) -> int:
+        """The position's value for the side to move."""
+        _playable(position)
+        return int(solve_value(position.state, position.rules.as_array(), *self._args()))
+
+    def solve(self, position: Position) -> Solution:
+        """The position's value and the value of every legal card of the seat to move."""
+        _playable(position)
+        values = self.work.values
+        best = int(solve_cards(position.state, position.rules.as_array(), *self._args(), values))
+        cards = {card_name(c): int(values[c]) for c in position.legal_cards()}
+        assert all(v != NO_VALUE for v in cards.values())
+        return Solution(seat=position.seat, value=best, cards=cards)
+
+    @property
+    def nodes(self) -> int:
+        return self.work.nodes
+
+
+def _playable(position: Position) -> None:
+    if is_over(position.state):
+        raise SolveError("the deal is complete: no card is left to play")
+
+
+# --- positions from a log line ---------------------------------------------------------------
+
+
+COMPLETE = "the deal is complete: no card is left to play (cut the line at a card decision)"
+
+
+class _ReachedPlay(Exception):
+    pass
+
+
+class _CutReferee(_Referee):
+    """The referee up to trick play: it keeps the hands as play starts and stops there."""
+
+    def _play(self, hands: list[set[int]], trump: int) -> None:
+        sizes = {len(h) for h in hands}
+        if len(sizes) != 1:
+            raise LogError(self.pos, f"hands must be equal before play, not of sizes {sorted(sizes)}")
+        self.start_hands = [set(h) for h in hands]
+        self.trump = trump
+        raise _ReachedPlay
+
+
+def position_from_text(text: str) -> Position:
+    """The position at the end of a log line (JSON text)."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SolveError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+    return position_from_line(obj)
+
+
+def position_from_line(obj: Any) -> Position:
+    """The position after the last event of a log line cut in trick play (after ``trump`` and the
+    discards, up to any ``play``; ``trick`` events may follow their trick's last card)."""
+    try:
+        ref = _CutReferee(obj)
+    except LogError as err:
+        raise SolveError(err.reason, err.event) from None
+    events = ref.events
+    try:
+        ref._line()
+    except _ReachedPlay:
+        pass
+    except _MatchOver:
+        raise SolveError("the match was won before trick play: there is no play to solve", ref.pos - 1) from None
+    except LogError as err:
+        if err.event >= len(events) and err.reason.startswith("the log ends early"):
+            raise SolveError("the line stops before trick play: cut it after the trump event (and the discards), "
+                             "at a play or trick event") from None
+        raise SolveError(err.reason, err.event) from None
+    else:  # pragma: no cover - _line always reaches play or raises
+        raise SolveError("the line has no trick play")
+    rules = ref.rules
+    n = rules.players
+    turnup = next(parse_card(e["card"]) for e in reversed(events[: ref.pos]) if e.get("event") == "turnup")
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(n):
+        hands[s] = np.uint64(sum(1 << c for c in ref.start_hands[s]))
+    scores = np.zeros(4, dtype=np.int64)
+    scores[: len(ref.score)] = ref.score
+    state = np.zeros(N_STATE, dtype=np.int64)
+    init_state(state, rules.as_array(), hands, ref.trump, turnup, ref.dealer, scores)
+    _walk_play(ref, state, events)
+    if is_over(state):
+        raise SolveError(COMPLETE)
+    return Position(rules, state)
+
+
+def _walk_play(ref: _CutReferee, state: np.ndarray, events: list[Any]) -> None:
+    """Referee the play and trick events after the start of play, moving `state` on."""
+    n = ref.n
+    pending = -1  # the winner of a trick just completed, until its trick event
+    for i in range(ref.pos, len(events)):
+        event = events[i]
+        if not isinstance(event, dict) or "event" not in event:
+            raise SolveError("an event must be an object with an 'event' name", i)
+        name = event["event"]
+        if name == "trick":
+            if pending < 0:
+                raise SolveError("unexpected event 'trick': the trick is not complete", i)
+            if event.get("winner") != pending:
+                raise SolveError(f"wrong trick winner: log says {event.get('winner')}, seat {pending} wins", i)
+            pending = -1
+            continue
+        if pending >= 0:
+            raise SolveError(f"unexpected event {name!r}: expected trick", i)
+        if is_over(state):
+            raise SolveError(COMPLETE, i)
+        if name != "play":
+            raise SolveError(f"unexpected event {name!r} in trick play: the line must end at a play or trick event", i)
+        seat = event.get("seat")
+        to_play = int(state[PS_TO_PLAY])
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise SolveError(f"seat must be a whole number 0..{n - 1}, not {seat!r}", i)
+        if seat != to_play:
+            raise SolveError(f"play by seat {seat} out of turn: seat {to_play} is to play", i)
+        try:
+            card = parse_card(event.get("card"))  # type: ignore[arg-type]
+        except CardError as err:
+            raise SolveError(str(err), i) from None
+        hand = set(cards_of(int(np.uint64(state[PS_HAND + seat]))))
+        if card not in hand:
+            raise SolveError(f"seat {seat} plays {card_name(card)}, which it does not hold", i)
+        if not int(np.uint64(legal(state))) >> card & 1:
+            led = int(state[PS_LED])
+            reason = ref._illegal(seat, card, hand, led, int(state[PS_TRUMP]), int(state[PS_TOP_TRUMP]))
+            raise SolveError(reason, i)
+        pending = int(apply(state, card))
+
+
+# --- positions typed by hand -----------------------------------------------------------------
+
+
+def position_from_hands(rules: RuleSet, hands: str, trump: str, leader: int) -> Position:
+    """The position at the start of trick play with these hands (seat 0 first, separated by ``/`` or
+    ``|``), trump suit and the seat to lead (taken as the eldest, so the dealer is the seat before
+    it: Game ties go by that). High, Low and the jack's owner are read from these hands."""
+    n = rules.players
+    parts = hands.replace("|", "/").split("/")
+    if len(parts) != n:
+        raise SolveError(f"--hands: {n} hands needed (one per seat, seat 0 first, separated by / or |), "
+                         f"got {len(parts)}")
+    seen: dict[int, int] = {}
+    masks = np.zeros(4, dtype=np.uint64)
+    for seat, part in enumerate(parts):
+        try:
+            cards = parse_cards(part, what=f"hand of seat {seat}")
+        except CardError as err:
+            raise SolveError(f"--hands: {err}") from None
+        for c in cards:
+            if c in seen:
+                raise SolveError(f"--hands: {card_name(c)} is in the hands of seats {seen[c]} and {seat}")
+            seen[c] = seat
+        masks[seat] = np.uint64(sum(1 << c for c in cards))
+    sizes = [int(np.uint64(m)).bit_count() for m in masks[:n]]
+    if min(sizes) == 0:
+        raise SolveError(f"--hands: seat {sizes.index(0)} holds no card")
+    if len(set(sizes)) != 1:
+        raise SolveError(f"--hands: every seat must hold as many cards, not {' / '.join(map(str, sizes))}")
+    try:
+        suit = parse_suit(trump)
+    except CardError as err:
+        raise SolveError(f"--trump: {err}") from None
+    if not 0 <= leader < n:
+        raise SolveError(f"--leader {leader}: a seat 0..{n - 1} is needed")
+    state = np.zeros(N_STATE, dtype=np.int64)
+    init_state(state, rules.as_array(), masks, suit, -1, (leader - 1) % n, np.zeros(4, dtype=np.int64))
+    assert state[PS_TRICK_MASK] == 0
+    return Position(rules, state)

@@ -1,0 +1,344 @@
+"""The open-hand solver against a brute-force minimax, and `allfours solve`.
+
+The reference is plain Python on `tests/reference_rules.py` (written from the rule book
+alone): every legal card of every seat is tried, nothing is pruned or remembered, and the
+deal is scored by the reference's own High/Low/Jack/Game. Endings are the last tricks of
+random legal deals of `simulate --log`, cut at a card decision.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import reference_rules as ref
+from analyser.cards import card_name
+from analyser.cli import app
+from analyser.engine.layout import N_STATE, PS_TO_PLAY
+from analyser.engine.solver import SolverWork, game_winner, solve_value
+from analyser.engine.state import init_state
+from analyser.policy import seat_policies
+from analyser.rules import make_rules
+from analyser.simulate import iter_log_lines
+from analyser.solve import SolveError, Solver, position_from_hands, position_from_line, position_from_text
+
+CONFIGS = [
+    ("trinidad", 4, []), ("trinidad", 2, []), ("trinidad-tobago", 4, []), ("partnership-seven", 4, []),
+    ("classic", 4, []), ("classic", 3, []), ("classic", 2, []),
+    ("classic", 4, ["undertrump=forbidden"]), ("trinidad", 4, ["undertrump=forbidden"]),
+    ("classic", 3, ["game_tie=non-dealer", "undertrump=forbidden"]), ("trinidad", 2, ["game_tie=non-dealer"]),
+]
+
+
+def logged_deals(preset: str, players: int, settings: list[str], deals: int, seed: int = 3) -> list[dict[str, Any]]:
+    """Lines of `simulate --log` (random players) that reached trick play."""
+    rules = make_rules(preset, players=players, settings=settings)
+    kinds, params = seat_policies(["random"], players)
+    return [line for line in iter_log_lines(rules, deals, seed, kinds, params)
+            if any(e["event"] == "play" for e in line["events"])]
+
+
+def play_indices(line: dict[str, Any]) -> list[int]:
+    return [i for i, e in enumerate(line["events"]) if e["event"] == "play"]
+
+
+def cut(line: dict[str, Any], at: int) -> dict[str, Any]:
+    """The line up to (not including) event `at`: the position at that card decision."""
+    return dict(line, events=line["events"][:at])
+
+
+# --- the brute-force reference ---------------------------------------------------------------
+
+
+class Ending:
+    """A position rebuilt from a full log line and a cut at its k-th play, by the reference's rules."""
+
+    def __init__(self, line: dict[str, Any], k: int):
+        rules = line["rules"]
+        self.rules = rules
+        n = self.n = rules["players"]
+        events = line["events"]
+        deal = max(i for i, e in enumerate(events) if e["event"] == "deal")
+        hands = [list(h) for h in events[deal]["hands"]]
+        for e in events[deal:]:
+            if e["event"] == "more":
+                for s, cards in enumerate(e["hands"]):
+                    hands[s] += cards
+            elif e["event"] == "discard":
+                hands[e["seat"]] = [c for c in hands[e["seat"]] if c not in e["cards"]]
+            elif e["event"] == "trump":
+                self.trump = e["suit"]
+        self.start = [list(h) for h in hands]
+        self.dealer = line["dealer"]
+        plays = [(e["seat"], e["card"]) for e in events if e["event"] == "play"]
+        self.tricks: list[tuple[int, list[str]]] = []
+        done = k - k % n
+        for t in range(0, done, n):
+            trick = plays[t: t + n]
+            self.tricks.append((ref.trick_winner(trick, self.trump), [c for _, c in trick]))
+        self.current = plays[done:k]
+        for seat, card in plays[:k]:
+            hands[seat].remove(card)
+        self.hands = hands
+        self.to_play = plays[k][0]
+        self.side = ref.side_of(self.to_play, n)
+
+    def legal(self, hands: list[list[str]], current: list[tuple[int, str]], seat: int) -> list[str]:
+        return ref.legal_plays(hands[seat], [c for _, c in current], self.trump, self.rules["undertrump"],
+                               self.rules["void_play"])
+
+    def value(self, hands: list[list[str]], tricks: list[tuple[int, list[str]]], current: list[tuple[int, str]],
+              seat: int) -> int:
+        """Minimax: the side to move at the cut maximises its net points, every other side minimises."""
+        if not any(hands) and not current:
+            awards = ref.score_after_play(self.start, tricks, self.trump, self.dealer, self.rules)
+            return sum(pts if side == self.side else -pts for side, pts, _, _ in awards)
+        values = [self.child(hands, tricks, current, seat, card) for card in self.legal(hands, current, seat)]
+        return max(values) if ref.side_of(seat, self.n) == self.side else min(values)
+
+    def child(self, hands: list[list[str]], tricks: list[tuple[int, list[str]]], current: list[tuple[int, str]],
+              seat: int, card: str) -> int:
+        rest = [list(h) for h in hands]
+        rest[seat].remove(card)
+        now = current + [(seat, card)]
+        if len(now) < self.n:
+            return self.value(rest, tricks, now, (seat + 1) % self.n)
+        winner = ref.trick_winner(now, self.trump)
+        return self.value(rest, tricks + [(winner, [c for _, c in now])], [], winner)
+
+    def card_values(self) -> dict[str, int]:
+        return {card: self.child(self.hands, self.tricks, self.current, self.to_play, card)
+                for card in self.legal(self.hands, self.current, self.to_play)}
+
+
+def endings(preset: str, players: int, settings: list[str], count: int, seed: int) -> list[tuple[dict, int, Ending]]:
+    """`count` cuts in the last 2-4 tricks of random deals (fewer tricks where the tree is wide)."""
+    rnd = random.Random(seed)
+    deepest = {4: 3, 3: 3, 2: 4}[players]
+    out = []
+    for line in logged_deals(preset, players, settings, 3 * count, seed):
+        plays = play_indices(line)
+        tricks_left = rnd.randint(1, deepest) if rnd.random() < 0.8 else deepest
+        k = rnd.randrange(max(0, len(plays) - tricks_left * players), len(plays))
+        out.append((line, plays[k], Ending(line, k)))
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(tt_bits=16)  # one table for every position: no entry may leak into the next
+
+
+@pytest.mark.parametrize("preset,players,settings", CONFIGS)
+def test_values_agree_with_brute_force(solver: Solver, preset: str, players: int, settings: list[str]) -> None:
+    checked = 0
+    for line, at, ending in endings(preset, players, settings, 260, seed=len(settings) + players):
+        position = position_from_line(cut(line, at))
+        assert position.seat == ending.to_play
+        want = ending.card_values()
+        got = solver.solve(position)
+        assert got.seat == ending.to_play
+        assert got.cards == want, (preset, players, settings, at)  # exactly the legal cards, each right
+        assert got.value == max(want.values())
+        assert solver.value(position) == got.value
+        checked += 1
+    assert checked >= 200
+
+
+def test_four_tricks_from_the_lead(solver: Solver) -> None:
+    """Four full tricks left with four players (up to 331,776 orders of play for the reference)."""
+    for line in logged_deals("trinidad", 4, ["undertrump=forbidden"], 8, seed=5)[:3]:
+        plays = play_indices(line)
+        k = len(plays) - 16
+        assert solver.solve(position_from_line(cut(line, plays[k]))).cards == Ending(line, k).card_values()
+
+
+def test_game_winner_is_the_engines_rule() -> None:
+    # two sides: ties go to the side that is not the dealer's with a tie rule
+    assert game_winner(20, 20, 0, 2, 0, 0) == -1
+    assert game_winner(20, 20, 0, 2, 0, 1) == 1
+    assert game_winner(20, 21, 0, 2, 1, 1) == 1
+    # three: exactly one tied non-dealer scores
+    assert game_winner(20, 20, 5, 3, 2, 2) == -1
+    assert game_winner(20, 20, 5, 3, 1, 2) == 0
+    assert game_winner(5, 20, 20, 3, 0, 1) == -1
+
+
+# --- positions typed by hand --------------------------------------------------------------------
+
+
+def test_hands_typed_by_hand() -> None:
+    rules = make_rules("trinidad", players=2)
+    # seat 0 holds every trump: High, Low, Jack (own: 1) and all the points
+    pos = position_from_hands(rules, "JS AS 2S / KH QH TH", "S", 0)
+    sol = Solver().solve(pos)
+    assert sol.seat == 0 and sol.value == 4 and set(sol.cards) == {"JS", "AS", "2S"}
+    # the same hands with seat 1 to lead: the ten is led and trumped
+    pos = position_from_hands(rules, "JS AS 2S | KH QH TH", "s", 1)
+    assert Solver().solve(pos).value == -4
+    # hang jack: the opponents' jack captured is worth 3
+    pos = position_from_hands(rules, "JS 3H | AS 4H", "S", 1)
+    # (AS: High +1, Low -1, hang jack +3, Game +1; 4H: the jack is trumped in, own jack -1, Game +1)
+    assert Solver().solve(pos).cards == {"AS": 4, "4H": 0}
+
+
+@pytest.mark.parametrize("hands,trump,leader,message", [
+    ("AS KS / QS", "S", 0, "every seat must hold as many cards"),
+    ("AS KS", "S", 0, "2 hands needed"),
+    ("AS KS / AS QS", "S", 0, "AS is in the hands of seats 0 and 1"),
+    ("AS XS / QS JS", "S", 0, "bad card 'XS'"),
+    ("AS KS / QS JS", "X", 0, "--trump: bad suit"),
+    ("AS KS / QS JS", "S", 2, "--leader 2: a seat 0..1"),
+    (" / ", "S", 0, "holds no card"),
+])
+def test_bad_hands(hands: str, trump: str, leader: int, message: str) -> None:
+    with pytest.raises(SolveError, match=message):
+        position_from_hands(make_rules("trinidad", players=2), hands, trump, leader)
+
+
+# --- positions from log lines --------------------------------------------------------------------
+
+
+def test_log_positions_errors() -> None:
+    line = logged_deals("trinidad", 4, [], 5)[0]
+    events = line["events"]
+    trump_at = next(i for i, e in enumerate(events) if e["event"] == "trump")
+    with pytest.raises(SolveError, match="stops before trick play"):
+        position_from_line(cut(line, trump_at))
+    with pytest.raises(SolveError, match="deal is complete"):
+        position_from_line(line)
+    last_trick = max(i for i, e in enumerate(events) if e["event"] == "trick")
+    with pytest.raises(SolveError, match="deal is complete"):
+        position_from_line(cut(line, last_trick + 1))
+    # a play out of turn, a card not held, a wrong trick winner
+    first = play_indices(line)[0]
+    bad = [dict(e) for e in events[: first + 1]]
+    bad[first]["seat"] = (bad[first]["seat"] + 1) % 4
+    with pytest.raises(SolveError, match="out of turn") as err:
+        position_from_line(dict(line, events=bad))
+    assert err.value.event == first
+    bad = [dict(e) for e in events[: first + 1]]
+    bad[first]["card"] = events[first + 1]["card"]
+    with pytest.raises(SolveError, match="which it does not hold"):
+        position_from_line(dict(line, events=bad))
+    trick = next(i for i, e in enumerate(events) if e["event"] == "trick")
+    bad = [dict(e) for e in events[: trick + 1]]
+    bad[trick]["winner"] = (bad[trick]["winner"] + 1) % 4
+    with pytest.raises(SolveError, match="wrong trick winner"):
+        position_from_line(dict(line, events=bad))
+    with pytest.raises(SolveError, match="not valid JSON"):
+        position_from_text("{")
+    with pytest.raises(SolveError, match="format"):
+        position_from_line({"format": "x"})
+
+
+def test_an_illegal_play_is_named() -> None:
+    # the worked example of docs/game-log.md under void_play=trump: seat 2's 3H in trick 6 is refused
+    text = (Path(__file__).parent.parent / "docs" / "game-log.md").read_text(encoding="utf-8")
+    line = json.loads(next(t for t in text.splitlines() if t.startswith('{"format"') and '"KH", "7H"' in t))
+    line["rules"]["void_play"] = "trump"
+    with pytest.raises(SolveError, match="must trump: holds 5S") as err:
+        position_from_line(cut(line, 36))
+    assert err.value.event == 35
+    # cut at trick 6's third card with void_play=any: a position
+    line["rules"]["void_play"] = "any"
+    pos = position_from_line(cut(line, 35))
+    assert pos.seat == 2 and "3H" in Solver().solve(pos).cards
+
+
+def test_the_state_is_the_engines(solver: Solver) -> None:
+    """A cut at the first lead is the state init_state builds from the dealt hands."""
+    line = logged_deals("classic", 4, [], 3)[0]
+    first = play_indices(line)[0]
+    pos = position_from_line(cut(line, first))
+    again = np.zeros(N_STATE, dtype=np.int64)
+    ending = Ending(line, 0)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s, cards in enumerate(ending.start):
+        hands[s] = np.uint64(sum(1 << c for c in (ref_card(x) for x in cards)))
+    init_state(again, make_rules("classic").as_array(), hands, "SHDC".index(ending.trump), pos.state[25], line["dealer"],
+               pos.state[16:20].copy())
+    assert (again == pos.state).all() and again[PS_TO_PLAY] == (line["dealer"] + 1) % 4
+    work = SolverWork(tt_bits=12)
+    assert solve_value(pos.state, make_rules("classic").as_array(), work.states, work.moves, work.frames, work.tt_key,
+                       work.tt_aux, work.tt_val, work.ctx) == solver.value(pos)
+
+
+def ref_card(name: str) -> int:
+    return "SHDC".index(name[1]) * 13 + "23456789TJQKA".index(name[0])
+
+
+# --- allfours solve ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset,players", [("trinidad", 4), ("trinidad", 2), ("trinidad-tobago", 4),
+                                            ("partnership-seven", 4), ("classic", 4), ("classic", 3),
+                                            ("classic", 2)])
+def test_solve_answers_at_every_card_decision(tmp_path: Path, solver: Solver, preset: str, players: int) -> None:
+    """`allfours solve --json` on log lines cut at card decisions (late in the deal: the CLI's own solver
+    has a big table and no hurry) agrees with the solver; the first line's every decision is tried."""
+    lines = logged_deals(preset, players, [], 8, seed=players)[:3]
+    log = tmp_path / "cut.jsonl"
+    cuts = []
+    for line in lines:
+        for at in play_indices(line)[-3 * players:]:
+            cuts.append(cut(line, at))
+    log.write_text("\n".join(json.dumps(c) for c in cuts) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    for number in range(1, len(cuts) + 1, 5):
+        result = runner.invoke(app, ["solve", str(log), "--line", str(number), "--json"])
+        assert result.exit_code == 0, result.output
+        got = json.loads(result.stdout)
+        want = solver.solve(position_from_line(cuts[number - 1]))
+        assert got == want.to_json()
+        assert list(got["cards"]) == [card_name(c) for c in position_from_line(cuts[number - 1]).legal_cards()]
+
+
+def test_solve_text_output(tmp_path: Path) -> None:
+    line = logged_deals("trinidad", 4, [], 3)[0]
+    plays = play_indices(line)
+    log = tmp_path / "deal.jsonl"
+    log.write_text(json.dumps(cut(line, plays[-6])) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["solve", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "value" in result.stdout and "seat" in result.stdout
+    typed = CliRunner().invoke(app, ["solve", "--hands", "JS AS 2S / KH QH TH", "--trump", "S", "--leader", "0",
+                                     "--rules", "trinidad", "--players", "2", "--json"])
+    assert typed.exit_code == 0, typed.output
+    assert json.loads(typed.stdout) == {"seat": 0, "value": 4, "cards": {"AS": 4, "JS": 4, "2S": 4}}
+
+
+def test_solve_errors(tmp_path: Path) -> None:
+    runner = CliRunner()
+    line = logged_deals("trinidad", 4, [], 3)[0]
+    log = tmp_path / "deal.jsonl"
+    log.write_text(json.dumps(line) + "\n" + json.dumps(cut(line, play_indices(line)[3])) + "\n", encoding="utf-8")
+
+    def error(*args: str) -> str:
+        result = runner.invoke(app, ["solve", *args])
+        assert result.exit_code != 0 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+        return result.stderr
+
+    assert re.search(r"deal.jsonl: line 1, event \d+: the deal is complete", error(str(log)))
+    assert runner.invoke(app, ["solve", str(log), "--line", "2"]).exit_code == 0
+    assert "no line 3" in error(str(log), "--line", "3")
+    assert "No such file" in error(str(tmp_path / "missing.jsonl"))
+    assert "give a log FILE (a line cut at a card decision) or --hands" in error()
+    assert "not both" in error(str(log), "--hands", "AS / KS", "--trump", "S")
+    assert "--trump" in error("--hands", "AS / KS", "--players", "2")
+    assert "2 hands needed" in error("--hands", "AS / KS / QS", "--trump", "S", "--players", "2")
+    assert "players=5" in error("--hands", "AS / KS", "--trump", "S", "--set", "players=5")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(cut(line, next(i for i, e in enumerate(line["events"]) if e["event"] == "trump")))
+                   + "\n", encoding="utf-8")
+    assert "line 1: the line stops before trick play" in error(str(bad))

@@ -1,4 +1,5 @@
-"""Analyses built on the engine: decision what-ifs, match equity, their statistics and charts."""
+"""Analyses built on the engine: simulation runs, decision what-ifs, strategy tables, match equity,
+tournaments, the decisions' vocabulary, their statistics and charts."""
 
 from ..errors import AllFoursError
 

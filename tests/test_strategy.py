@@ -172,7 +172,10 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["score"] == [1, 2, 0] and len(data["eldest"]) == len(possible_classes())
     assert {"rounds_table", "dealer", "tuned"} <= set(data)
-    text = runner.invoke(app, args)
+    refused = runner.invoke(app, args)  # the run folder is there now: not replaced without --force
+    assert refused.exit_code == 2 and "--force" in refused.stderr
+    text = runner.invoke(app, [*args, "--force"])
     assert text.exit_code == 0 and "recommend" in text.stdout and "tuned:" in text.stdout
+    assert "score 1:2:0, eldest's side first" in text.stdout and "Hand classes: T0 = no trump" in text.stdout
     bad = runner.invoke(app, [*args[:-2], "--score", "1:2"])
     assert bad.exit_code != 0 and "ELDEST:NEXT:DEALER" in bad.stderr

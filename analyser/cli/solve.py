@@ -20,6 +20,8 @@ def what_value_means(players: int) -> str:
     if players == 3:
         return ("its own High, Low, Jack and Game points minus the other two players' together, "
                 "both taken to play against it")
+    if players == 2:
+        return "its High, Low, Jack and Game points minus the other player's"
     return "its side's High, Low, Jack and Game points minus the other side's"
 
 

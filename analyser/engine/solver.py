@@ -26,21 +26,40 @@ other two are taken to play together to minimise that number. So a card's value 
 what the mover can guarantee against the worst coalition, a lower bound on what it
 makes against any two opponents; it is not an equilibrium of the three-player game.
 
-The search is alpha-beta (fail-soft) on the play state's own kernels, driven by
-MTD(f) (null-window searches on the small integer value range, at most -7..7), with:
+The search is fail-soft alpha-beta on the play state's own kernels (``legal``,
+``apply``, ``copy_state``), on an explicit stack (numba's cache cannot reload a
+self-recursive kernel), by null-window searches:
+
+* **two sides**: the value is found by tests "is it at least t?" (a guess, then
+  halving the range the bounds leave, at most -7..7). Each test is turned into a
+  question of card points alone: "can this side capture at least theta of the card
+  points still out, counting the jack of trump as w more?" (``value_at_least``:
+  theta and w follow from t, the points captured so far and the jack's worth to each
+  side). That objective adds up trick by trick, so what a table entry says about the
+  rest of the deal holds however the position was reached;
+* **three players**: MTD(f) on the net points themselves (``mtdf``), with the
+  captured card points and the jack's captor in the table key.
+
+and:
 
 * a **transposition table** probed and stored only at trick boundaries. Within one
   deal the cards still out determine every hand (each card's holder is fixed by
-  ``PS_START``), so the key is that mask, plus the seat to lead, the card points
-  captured by sides 0 and 1 (side 2's follow from them and the cards out) and the
-  jack's captor: everything the rest of the deal's value depends on. An entry holds
-  a lower and an upper bound and the best lead; entries are tagged with a search
-  generation, so a new position needs no clearing;
-* **static bounds** at every node: High and Low are known, the jack's and Game's
-  outcomes are bounded by giving every card still out to one side or the other, and
-  a window outside them is cut at once;
+  ``PS_START``); the key goes further and counts the 2s to 9s of each hand only by
+  their order among the low cards out (``canonical_key``: positions that differ in
+  which low cards were played, but not in who holds what in what order, are the same
+  position), plus the seat to lead and what the rest is scored with (w; or the
+  captured points and the jack's captor). An entry holds a lower and an upper bound
+  on what is still to come and the best lead; entries are tagged with a generation,
+  so a new position needs no clearing. The key is a 64-bit hash (with the rest
+  compared exactly): two positions would have to agree on 64 random bits to be
+  confused;
+* **static bounds** at every node: High and Low are known; the card points still out
+  go to one side or the other, except that a trump above every trump the other side
+  still has (in hand or in the trick) wins its trick for its side; the jack likewise;
+  a window outside the bounds is cut at once;
 * **move ordering**: the table's lead first, then winners of the trick (the cheapest
-  first) for the side not winning it, and Game points onto a partner's winning card;
+  first) for the side not winning it, Game points onto a partner's winning card, low
+  cards otherwise; ties broken by a history of the cards that caused cut-offs;
 * **equivalent cards** searched once: two legal cards of one suit with no card
   between them among the cards still out (the hands and the current trick) and the
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the
@@ -53,13 +72,18 @@ lists and the table are preallocated by the caller (``SolverWork``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..rules import R_GAME_TIE, R_HANG_JACK
-from .bits import GAME_VALUE, RANK_JACK, U1, bit, game_points, highest_card, lowest_card, side_of, suit_mask
+from .bits import (
+    GAME_VALUE, RANK_JACK, U1, bit, game_points, highest_card, lowest_card, pdep_is_fast, popcount, side_of, suit_mask,
+)
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
-    PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+    PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
 )
 from .state import apply, beats, copy_state, legal
 
@@ -83,7 +107,10 @@ C_JACK_HI = 9
 C_GEN = 10        # search generation (table entries of older ones are ignored)
 C_NODES = 11      # nodes visited (statistics)
 C_TT_MASK = 12    # table size - 1 (a power of two)
-N_CTX = 16
+C_MODE = 13       # the search's objective: 0 net points, 1 card points with the jack worth C_W more
+C_W = 14
+C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
+N_CTX = C_HIST + 52
 
 GEN_SHIFT = 32
 GEN_LIMIT = 1 << 30
@@ -278,6 +305,8 @@ def prepare(state, rules, ctx):
     ctx[C_JACK_LO] = jlo
     ctx[C_JACK_HI] = jhi
     ctx[C_NODES] = 0
+    for i in range(52):
+        ctx[C_HIST + i] = 0
     ctx[C_GEN] += 1
 
 
@@ -310,7 +339,7 @@ def representative(card, legal_cards, out, jack):
 
 
 @njit(cache=True, _nrt=False)
-def order_moves(state, moves, d, first, jack):
+def order_moves(state, moves, d, first, jack, ctx):
     """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
     into moves[d]; `first` (a card, or -1) goes first. Returns how many."""
     legal_cards = legal(state)
@@ -346,7 +375,7 @@ def order_moves(state, moves, d, first, jack):
             score = 400 + 4 * pts + (30 if c == jack else 0) - rank
         else:
             score = 300 - 4 * pts - rank - (30 if c == jack else 0) - (20 if c // 13 == trump else 0)
-        key = score * 64 + c
+        key = (score * 16384 + min(ctx[C_HIST + c], 16383)) * 64 + c
         # insertion, highest key first
         j = k
         while j > 0 and moves[d, j - 1] < key:
@@ -360,16 +389,90 @@ def order_moves(state, moves, d, first, jack):
 
 
 # --- the search ----------------------------------------------------------------------------
+#
+# Two objectives share one search. Mode 0 values a node in net points (`final_value`) and keys
+# the table on the history the rest depends on (captured card points, the jack's captor): the
+# three-player search. Mode 1 is the two-sided one: a question "is the value at least t?" is
+# turned into "can the perspective side capture at least theta card points from here, counting
+# the jack of trump as w more?" (`_test`), whose objective adds up trick by trick. Its table
+# entries hold bounds on what is still to come, so they depend on nothing but the cards out,
+# the seat to lead and w, whatever was captured on the way.
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _tt_extra(state, ctx):
-    """The table key besides the cards out: seat to lead, jack captor, card points of sides 0, 1,
-    and the generation."""
-    x = state[PS_TO_PLAY] | ((state[PS_JACK_CAPTOR] + 1) << 2)
-    x |= game_points(np.uint64(state[PS_CAPTURED])) << 4
-    x |= game_points(np.uint64(state[PS_CAPTURED + 1])) << 11
+    """The table key besides the cards out: the seat to lead and what the rest of the deal is
+    worth with (mode 0: the jack's captor and the card points of sides 0 and 1; mode 1: w), and
+    the generation."""
+    x = state[PS_TO_PLAY]
+    if ctx[C_MODE] == 1:
+        x |= ((ctx[C_W] + 128) << 2) | (1 << 24)
+    else:
+        x |= (state[PS_JACK_CAPTOR] + 1) << 2
+        x |= game_points(np.uint64(state[PS_CAPTURED])) << 4
+        x |= game_points(np.uint64(state[PS_CAPTURED + 1])) << 11
     return x | (ctx[C_GEN] << GEN_SHIFT)
+
+
+LOW_CARDS = np.uint64(sum(0xFF << (13 * s) for s in range(4)))  # the 2s to 9s: no card points
+
+
+@intrinsic
+def _pext_x86(typingctx, src, mask):
+    """x86 BMI2 PEXT: the bits of src at the set bits of mask, packed at the bottom."""
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(cache=True, _nrt=False)
+def _pext_fast(src, mask):
+    return _pext_x86(np.uint64(src), np.uint64(mask))
+
+
+@njit(cache=True, _nrt=False)
+def _pext_loop(src, mask):
+    out = np.uint64(0)
+    k = np.uint64(0)
+    m = np.uint64(mask)
+    while m:
+        low = m & (~m + U1)
+        if np.uint64(src) & low:
+            out |= U1 << k
+        k += U1
+        m &= m - U1
+    return out
+
+
+pext = _pext_fast if pdep_is_fast() else _pext_loop
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _mix(h, x):
+    h = (h ^ np.uint64(x)) * np.uint64(0x9E3779B97F4A7C15)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def canonical_key(state):
+    """A 64-bit hash of the position at a trick boundary up to which 2s-9s are out: each hand's
+    cards of ten and above as they are, its low cards by their order among the low cards out."""
+    out = np.uint64(0)
+    for s in range(state[PS_PLAYERS]):
+        out |= np.uint64(state[PS_HAND + s])
+    low = out & LOW_CARDS
+    h = np.uint64(0x2545F4914F6CDD1D)
+    for suit in range(4):
+        h = _mix(h, np.uint64(popcount(low & suit_mask(suit))))
+    for s in range(state[PS_PLAYERS]):
+        hand = np.uint64(state[PS_HAND + s])
+        h = _mix(h, hand & ~LOW_CARDS)
+        h = _mix(h, pext(hand, low))
+    return np.int64(h)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -391,10 +494,62 @@ F_NEXT = 7       # index of the next move to try
 F_MAX = 8        # 1: the perspective side moves (maximises)
 F_IDX = 9        # table slot, -1 mid-trick (nothing stored)
 F_OUT = 10       # table key: the cards out
-F_EXTRA = 11     # table key: seat to lead, jack captor, card points, generation
+F_EXTRA = 11     # table key: the rest
 F_LO = 12        # the node's lower and upper bounds (static and table)
 F_HI = 13
+F_ACC = 14       # mode 1: the objective gained between the search's root and this node
 N_FRAME = 16
+
+TT_OFFSET = 2048  # table bounds are packed in 12 bits each
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _node_bounds(state, ctx, acc):
+    if ctx[C_MODE] == 0:
+        return bounds(state, ctx)
+    # Mode 1: the perspective side takes none or all of the card points still out, the jack's w
+    # counted if it is still to be captured.
+    # A trump of one side above every trump of the other side still out (hands and trick, by
+    # who holds or played it) wins the trick it is in: its card points are that side's.
+    n = state[PS_PLAYERS]
+    ps = ctx[C_PERSP_SIDE]
+    mine = np.uint64(0)
+    theirs = np.uint64(0)
+    for s in range(n):
+        h = np.uint64(state[PS_HAND + s])
+        c = state[PS_TRICK_CARD + s]
+        if c >= 0:
+            h |= bit(c)
+        if side_of(s, n) == ps:
+            mine |= h
+        else:
+            theirs |= h
+    out = mine | theirs
+    tm = suit_mask(state[PS_TRUMP])
+    sure_mine = np.uint64(0)
+    sure_theirs = np.uint64(0)
+    if mine & tm:
+        if theirs & tm:
+            top = highest_card(theirs & tm)
+            sure_mine = mine & tm & ~((bit(top) << U1) - U1)
+            top = highest_card(mine & tm)
+            sure_theirs = theirs & tm & ~((bit(top) << U1) - U1)
+        else:
+            sure_mine = mine & tm
+    else:
+        sure_theirs = theirs & tm
+    rest = game_points(out)
+    lo = acc + game_points(sure_mine)
+    hi = acc + rest - game_points(sure_theirs)
+    jack = ctx[C_JACK]
+    if jack >= 0 and out & bit(jack):
+        w = ctx[C_W]
+        jb = bit(jack)
+        if sure_mine & jb:
+            return lo + w, hi + w
+        if not (sure_theirs & jb):
+            return lo + min(0, w), hi + max(0, w)
+    return lo, hi
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -403,9 +558,10 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
     at once (end of the deal, bounds, the table), else (0, False) with its frame and moves set."""
     state = states[d]
     ctx[C_NODES] += 1
+    acc = frames[d, F_ACC]
     if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
-        return np.int64(final_value(state, ctx)), True
-    lo, hi = bounds(state, ctx)
+        return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
+    lo, hi = _node_bounds(state, ctx, acc)
     if lo >= beta or lo == hi:
         return np.int64(lo), True
     if hi <= alpha:
@@ -413,16 +569,16 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
     first = -1
     idx = -1
     if state[PS_LED] < 0:
-        out = np.int64(_out_mask(state))
+        out = canonical_key(state)
         extra = _tt_extra(state, ctx)
         idx = _tt_index(out, extra, ctx)
         frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
         if tt_key[idx] == out and tt_aux[idx] == extra:
             packed = tt_val[idx]
-            tlo = (packed & 255) - 128
-            thi = ((packed >> 8) & 255) - 128
-            first = ((packed >> 16) & 63) - 1
+            tlo = (packed & 4095) - TT_OFFSET + acc
+            thi = ((packed >> 12) & 4095) - TT_OFFSET + acc
+            first = ((packed >> 24) & 63) - 1
             if tlo > lo:
                 lo = tlo
             if thi < hi:
@@ -442,7 +598,7 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
     frames[d, F_B] = beta
     frames[d, F_BEST] = -INF if maximise else INF
     frames[d, F_BEST_MOVE] = -1
-    frames[d, F_COUNT] = order_moves(state, moves, d, first, ctx[C_JACK])
+    frames[d, F_COUNT] = order_moves(state, moves, d, first, ctx[C_JACK], ctx)
     frames[d, F_NEXT] = 0
     frames[d, F_MAX] = 1 if maximise else 0
     frames[d, F_IDX] = idx
@@ -452,7 +608,7 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _child_done(frames, moves, d, v):
+def _child_done(frames, moves, d, v, ctx):
     """A child of node d is worth v: update the node; True when it is finished (a cut-off or
     no move left)."""
     card = moves[d, frames[d, F_NEXT] - 1]
@@ -468,12 +624,16 @@ def _child_done(frames, moves, d, v):
             frames[d, F_BEST_MOVE] = card
             if v < frames[d, F_B]:
                 frames[d, F_B] = v
-    return frames[d, F_A] >= frames[d, F_B] or frames[d, F_NEXT] >= frames[d, F_COUNT]
+    if frames[d, F_A] >= frames[d, F_B]:
+        ctx[C_HIST + card] += MAX_PLIES - d  # a cut-off near the root counts more
+        return True
+    return frames[d, F_NEXT] >= frames[d, F_COUNT]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _leave(frames, tt_key, tt_aux, tt_val, d):
-    """Node d is finished: store what it learnt at a trick boundary; its value (fail-soft)."""
+    """Node d is finished: store what it learnt at a trick boundary (as bounds on what is still
+    to come); its value (fail-soft)."""
     best = frames[d, F_BEST]
     idx = frames[d, F_IDX]
     if idx >= 0:
@@ -484,30 +644,38 @@ def _leave(frames, tt_key, tt_aux, tt_val, d):
             lo, hi = best, frames[d, F_HI]
         else:
             lo, hi = best, best
+        acc = frames[d, F_ACC]
+        lo -= acc
+        hi -= acc
         out = frames[d, F_OUT]
         extra = frames[d, F_EXTRA]
         if tt_key[idx] == out and tt_aux[idx] == extra:
             packed = tt_val[idx]
-            olo = (packed & 255) - 128
-            ohi = ((packed >> 8) & 255) - 128
+            olo = (packed & 4095) - TT_OFFSET
+            ohi = ((packed >> 12) & 4095) - TT_OFFSET
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
         tt_key[idx] = out
         tt_aux[idx] = extra
-        tt_val[idx] = (lo + 128) | ((hi + 128) << 8) | ((frames[d, F_BEST_MOVE] + 1) << 16)
+        tt_val[idx] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
     return best
 
 
 @njit(cache=True, _nrt=False)
 def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta):
-    """Fail-soft alpha-beta on states[root] with the window (alpha, beta), valued for the
-    perspective side (it maximises, every other side minimises), on an explicit stack: plies
-    root, root+1, ... of `states`, `moves` and `frames` are its scratch."""
+    """Fail-soft alpha-beta on states[root] with the window (alpha, beta), in the objective of
+    ctx's mode, for the perspective side (it maximises, every other side minimises), on an
+    explicit stack: plies root, root+1, ... of `states`, `moves` and `frames` are its scratch.
+    In mode 1 the value counts from 0 at the root."""
     d = root
     a = np.int64(alpha)
     b = np.int64(beta)
+    frames[d, F_ACC] = 0
+    mode = ctx[C_MODE]
+    ps = ctx[C_PERSP_SIDE]
+    jack_bit = bit(ctx[C_JACK]) if ctx[C_JACK] >= 0 else np.uint64(0)
     while True:
         v, settled = _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, a, b)
         if settled:
@@ -516,14 +684,24 @@ def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta
                 if d == root:
                     return v
                 d -= 1
-                if not _child_done(frames, moves, d, v):
+                if not _child_done(frames, moves, d, v, ctx):
                     break
                 v = _leave(frames, tt_key, tt_aux, tt_val, d)
         # Node d tries its next move.
         i = frames[d, F_NEXT]
         frames[d, F_NEXT] = i + 1
-        copy_state(states[d + 1], states[d])
-        apply(states[d + 1], moves[d, i])
+        card = moves[d, i]
+        parent = states[d]
+        child = states[d + 1]
+        trick = np.uint64(parent[PS_TRICK_MASK]) | bit(card)
+        copy_state(child, parent)
+        winner = apply(child, card)
+        acc = frames[d, F_ACC]
+        if mode == 1 and winner >= 0 and side_of(winner, parent[PS_PLAYERS]) == ps:
+            acc += game_points(trick)
+            if trick & jack_bit:
+                acc += ctx[C_W]
+        frames[d + 1, F_ACC] = acc
         a = frames[d, F_A]
         b = frames[d, F_B]
         d += 1
@@ -531,7 +709,8 @@ def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta
 
 @njit(cache=True, _nrt=False)
 def mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
-    """The exact value of states[d] by null-window searches (MTD(f)), starting from `guess`."""
+    """Mode 0: the exact value of states[d] by null-window searches (MTD(f)), from `guess`."""
+    ctx[C_MODE] = 0
     lo = np.int64(-INF)
     hi = np.int64(INF)
     g = np.int64(guess)
@@ -543,6 +722,79 @@ def mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
         else:
             lo = g
     return g
+
+
+@njit(cache=True, _nrt=False)
+def _points_needed(need, ca, cb, rest, ctx):
+    """Two sides: the fewest of the `rest` card points still out the perspective side must
+    capture for a Game term of at least `need` (it has `ca` captured, the other side `cb`);
+    -1 if no share is enough."""
+    ps = ctx[C_PERSP_SIDE]
+    for f in range(rest + 1):
+        a = ca + f
+        b = cb + rest - f
+        g = _game_term(a, b, 0, ctx) if ps == 0 else _game_term(b, a, 0, ctx)
+        if g >= need:
+            return f
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def value_at_least(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, t):
+    """Two sides: is the value of states[d] (net points, the perspective side's) at least t?
+    One null-window search of mode 1."""
+    state = states[d]
+    ps = ctx[C_PERSP_SIDE]
+    ca = game_points(np.uint64(state[PS_CAPTURED + ps]))
+    cb = game_points(np.uint64(state[PS_CAPTURED + 1 - ps]))
+    rest = game_points(_out_mask(state))
+    base = t - ctx[C_FIXED]
+    jack = ctx[C_JACK]
+    captor = state[PS_JACK_CAPTOR]
+    if jack < 0 or captor >= 0:
+        x = _points_needed(base - (_jack_term(captor, ctx) if jack >= 0 else 0), ca, cb, rest, ctx)
+        if x <= 0:
+            return x == 0
+        w = 0
+        theta = x
+    else:
+        # The jack still to be captured: the points needed if this side takes it (xa) or the
+        # other does (xb); w makes one count of points say both.
+        xa = _points_needed(base - _jack_term(ps, ctx), ca, cb, rest, ctx)
+        xb = _points_needed(base - _jack_term(1 - ps, ctx), ca, cb, rest, ctx)
+        big = rest + 1
+        if xa < 0 and xb < 0:
+            return False
+        if xa == 0 and xb == 0:
+            return True
+        if xa < 0:
+            w, theta = -big, xb
+        elif xb < 0:
+            w, theta = big, xa + big
+        else:
+            w, theta = xb - xa, xb
+    ctx[C_MODE] = 1
+    ctx[C_W] = w
+    return search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, theta - 1, theta) >= theta
+
+
+@njit(cache=True, _nrt=False)
+def value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
+    """The exact value of states[d] for the perspective side: with two sides by tests of
+    `value_at_least` (the first at `guess`, then halving), with three by `mtdf`."""
+    if ctx[C_NSIDES] == 3:
+        return mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess)
+    ctx[C_MODE] = 0
+    lo, hi = bounds(states[d], ctx)
+    t = min(max(guess, lo + 1), hi)
+    while lo < hi:
+        if value_at_least(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, t):
+            lo = t
+        else:
+            hi = t - 1
+        ctx[C_MODE] = 0
+        t = (lo + hi + 1) // 2
+    return lo
 
 
 @njit(cache=True, _nrt=False)
@@ -561,7 +813,7 @@ def solve_value(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx
     prepare(state, rules, ctx)
     copy_state(states[0], state)
     lo, hi = bounds(state, ctx)
-    return mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 0, (lo + hi) // 2)
+    return value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 0, (lo + hi + 1) // 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -577,7 +829,7 @@ def solve_cards(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx
     out = _out_mask(state)
     jack = ctx[C_JACK]
     lo, hi = bounds(state, ctx)
-    guess = (lo + hi) // 2
+    guess = (lo + hi + 1) // 2
     best = np.int64(-INF)
     m = legal_cards
     while m:
@@ -587,7 +839,7 @@ def solve_cards(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx
             continue
         copy_state(states[1], state)
         apply(states[1], c)
-        v = mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 1, guess)
+        v = value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 1, guess)
         values[c] = v
         guess = v
         if v > best:

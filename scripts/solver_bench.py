@@ -1,0 +1,87 @@
+"""Benchmark of the open-hand solver: solve times of whole deals from the first lead, on one thread.
+
+    .venv/bin/python scripts/solver_bench.py [--deals 1000] [--big 5] [--big-cards 12] [--seed 1] [--json]
+
+Positions are random deals (every hand dealt from a shuffled pack, a random trump suit,
+seat 0 to lead) under trinidad rules (hang jack): `--deals` of 4 players with 6 cards
+each and of 2 players with 6 cards, and `--big` of 4 players with `--big-cards` cards
+each (12 is a deal after two runs with nobody discarding). Each is solved for its value
+(``Solver.value``); compilation is excluded (one solve first). Times are wall-clock on a
+machine that may be shared: the median and 99th percentile, with the search's nodes.
+Targets (issue 13): 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median,
+4 players with 12 cards ≤ 200 ms median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from analyser.engine.layout import N_STATE
+from analyser.engine.state import init_state
+from analyser.rules import make_rules
+from analyser.solve import Position, Solver
+
+TARGETS = {"4 players, 6 cards": "median <= 1 ms, p99 <= 20 ms", "2 players, 6 cards": "median <= 0.1 ms",
+           "4 players, 12 cards": "median <= 200 ms"}
+
+
+def random_positions(players: int, cards: int, count: int, rng: np.random.Generator) -> list[Position]:
+    rules = make_rules("trinidad", players=players)
+    out = []
+    for _ in range(count):
+        pack = rng.permutation(52)
+        hands = np.zeros(4, dtype=np.uint64)
+        for s in range(players):
+            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, players - 1, np.zeros(4, dtype=np.int64))
+        out.append(Position(rules, state))
+    return out
+
+
+def measure(solver: Solver, positions: list[Position]) -> dict[str, float]:
+    seconds, nodes = [], []
+    for pos in positions:
+        start = time.perf_counter()
+        solver.value(pos)
+        seconds.append(time.perf_counter() - start)
+        nodes.append(solver.nodes)
+    ms = np.array(seconds) * 1e3
+    return {"n": len(ms), "median_ms": float(np.median(ms)), "p99_ms": float(np.percentile(ms, 99)),
+            "max_ms": float(ms.max()), "median_nodes": float(np.median(nodes)), "p99_nodes": float(np.percentile(nodes, 99))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000, help="positions of 6 cards per player count")
+    parser.add_argument("--big", type=int, default=5, help="positions of 4 players with --big-cards cards")
+    parser.add_argument("--big-cards", type=int, default=12, help="cards per hand of the big positions")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    opts = parser.parse_args()
+    rng = np.random.default_rng(opts.seed)
+    solver = Solver()
+    solver.value(random_positions(4, 2, 1, np.random.default_rng(0))[0])  # compile (or load the cache) first
+    groups = [("4 players, 6 cards", 4, 6, opts.deals), ("2 players, 6 cards", 2, 6, opts.deals),
+              (f"4 players, {opts.big_cards} cards", 4, opts.big_cards, opts.big)]
+    results = {}
+    for name, players, cards, count in groups:
+        if count > 0:
+            results[name] = measure(solver, random_positions(players, cards, count, rng)) | {
+                "target": TARGETS.get(name, "")}
+    if opts.json:
+        print(json.dumps(results, indent=1))
+        return
+    print("open-hand solver, one thread, trinidad rules, whole deals from the first lead (compilation excluded)")
+    print(f"{'positions':<22} {'n':>5} {'median':>10} {'p99':>10} {'max':>10} {'nodes (median)':>15}  target")
+    for name, r in results.items():
+        print(f"{name:<22} {r['n']:>5} {r['median_ms']:>7.3f} ms {r['p99_ms']:>7.2f} ms {r['max_ms']:>7.1f} ms "
+              f"{r['median_nodes']:>15,.0f}  {r['target']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -553,6 +553,29 @@ def _node_bounds(state, ctx, acc):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _last_trick(state, ctx, acc):
+    """Mode 1, one card in every hand: the last trick plays itself (a lone card is always legal)."""
+    n = state[PS_PLAYERS]
+    leader = state[PS_TO_PLAY]
+    trump = state[PS_TRUMP]
+    best_card = lowest_card(np.uint64(state[PS_HAND + leader]))
+    best_seat = leader
+    led = best_card // 13
+    trick = bit(best_card)
+    for k in range(1, n):
+        s = (leader + k) % n
+        c = lowest_card(np.uint64(state[PS_HAND + s]))
+        trick |= bit(c)
+        if beats(c, best_card, led, trump):
+            best_card, best_seat = c, s
+    if side_of(best_seat, n) != ctx[C_PERSP_SIDE]:
+        return np.int64(acc)
+    jack = ctx[C_JACK]
+    bonus = ctx[C_W] if jack >= 0 and trick & bit(jack) else 0
+    return np.int64(acc + game_points(trick) + bonus)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
     """Open the node states[d] with the window (alpha, beta): (value, True) when it is settled
     at once (end of the deal, bounds, the table), else (0, False) with its frame and moves set."""
@@ -561,6 +584,8 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
     acc = frames[d, F_ACC]
     if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
         return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
+    if ctx[C_MODE] == 1 and state[PS_LED] < 0 and popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]])) == 1:
+        return _last_trick(state, ctx, acc), True
     lo, hi = _node_bounds(state, ctx, acc)
     if lo >= beta or lo == hi:
         return np.int64(lo), True

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import reference_rules as ref
@@ -284,24 +285,24 @@ def ref_card(name: str) -> int:
 @pytest.mark.parametrize("preset,players", [("trinidad", 4), ("trinidad", 2), ("trinidad-tobago", 4),
                                             ("partnership-seven", 4), ("classic", 4), ("classic", 3),
                                             ("classic", 2)])
-def test_solve_answers_at_every_card_decision(tmp_path: Path, solver: Solver, preset: str, players: int) -> None:
-    """`allfours solve --json` on log lines cut at card decisions (late in the deal: the CLI's own solver
-    has a big table and no hurry) agrees with the solver; the first line's every decision is tried."""
-    lines = logged_deals(preset, players, [], 8, seed=players)[:3]
+def test_solve_answers_at_every_card_decision(tmp_path: Path, capsys: pytest.CaptureFixture[str], solver: Solver,
+                                              preset: str, players: int) -> None:
+    """`allfours solve --json` at every card decision of a six-card deal of `simulate --log` (and the last
+    tricks of two more deals, runs included) agrees with the solver, card for card."""
+    lines = logged_deals(preset, players, [], 40, seed=players)
+    whole = next(line for line in lines if len(play_indices(line)) == 6 * players)
+    cuts = [cut(whole, at) for at in play_indices(whole)]
+    for line in [x for x in lines if x is not whole][:2]:
+        cuts += [cut(line, at) for at in play_indices(line)[-2 * players:]]
     log = tmp_path / "cut.jsonl"
-    cuts = []
-    for line in lines:
-        for at in play_indices(line)[-3 * players:]:
-            cuts.append(cut(line, at))
     log.write_text("\n".join(json.dumps(c) for c in cuts) + "\n", encoding="utf-8")
-    runner = CliRunner()
-    for number in range(1, len(cuts) + 1, 5):
-        result = runner.invoke(app, ["solve", str(log), "--line", str(number), "--json"])
-        assert result.exit_code == 0, result.output
-        got = json.loads(result.stdout)
-        want = solver.solve(position_from_line(cuts[number - 1]))
-        assert got == want.to_json()
-        assert list(got["cards"]) == [card_name(c) for c in position_from_line(cuts[number - 1]).legal_cards()]
+    command = typer.main.get_command(app)  # built once (CliRunner builds the app anew on every invoke)
+    for number, line in enumerate(cuts, start=1):
+        command.main(["solve", str(log), "--line", str(number), "--json"], prog_name="allfours", standalone_mode=False)
+        got = json.loads(capsys.readouterr().out)
+        position = position_from_line(line)
+        assert got == solver.solve(position).to_json()
+        assert list(got["cards"]) == [card_name(c) for c in position.legal_cards()]
 
 
 def test_solve_text_output(tmp_path: Path) -> None:

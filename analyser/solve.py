@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import CardError, card_name, cards_of, parse_card, parse_cards, parse_suit
+from .cards import SUITS, CardError, card_name, cards_of, parse_card, parse_cards, parse_suit
 from .engine.layout import (
     N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP,
@@ -70,7 +70,7 @@ class Position:
         n = int(s[PS_PLAYERS])
         trick = int(s[PS_TRICK_NO]) + 1
         where = f"seat {self.seat} to {'lead' if s[PS_LED] < 0 else 'play'} to trick {trick} of {int(s[PS_N_TRICKS])}"
-        text = f"{where}, trump {'SHDC'[int(s[PS_TRUMP])]}"
+        text = f"{where}, trump {SUITS[int(s[PS_TRUMP])]}"
         if s[PS_LED] >= 0:
             leader = int(s[PS_LEADER])
             played = []

@@ -355,3 +355,17 @@ def test_pext_kernels_agree() -> None:
         assert int(_pext_loop(np.uint64(src), np.uint64(mask))) == want
         if pdep_is_fast():
             assert int(_pext_fast(np.uint64(src), np.uint64(mask))) == want
+
+
+def test_a_new_generation_forgets_the_table() -> None:
+    """Entries of earlier positions are told apart by their generation; when the counter runs out the
+    table is cleared and counting starts again, with the same answers."""
+    from analyser.engine.solver import C_GEN, GEN_LIMIT
+
+    rules = make_rules("trinidad", players=4)
+    pos = position_from_hands(rules, "AS 7H TD 4C / KS 8H 2D 5C / QS 9H 3D 6C / JS TH 4D 7C", "S", 1)
+    small = Solver(tt_bits=10)
+    first = small.solve(pos)
+    small.work.ctx[C_GEN] = GEN_LIMIT
+    assert small.solve(pos) == first and small.work.ctx[C_GEN] == 2
+    assert not small.work.tt_aux[(small.work.tt_aux >> 32) != 2].any()

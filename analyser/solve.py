@@ -103,7 +103,7 @@ class Solver:
 
     def _args(self) -> tuple[np.ndarray, ...]:
         w = self.work
-        return w.states, w.moves, w.frames, w.tt_key, w.tt_aux, w.tt_val, w.ctx
+        return w.states, w.moves, w.frames, w.tt, w.ctx
 
     def value(self, position: Position) -> int:
         """The position's value for the side to move."""

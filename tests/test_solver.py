@@ -271,8 +271,8 @@ def test_the_state_is_the_engines(solver: Solver) -> None:
                pos.state[16:20].copy())
     assert (again == pos.state).all() and again[PS_TO_PLAY] == (line["dealer"] + 1) % 4
     work = SolverWork(tt_bits=12)
-    assert solve_value(pos.state, make_rules("classic").as_array(), work.states, work.moves, work.frames, work.tt_key,
-                       work.tt_aux, work.tt_val, work.ctx) == solver.value(pos)
+    assert solve_value(pos.state, make_rules("classic").as_array(), work.states, work.moves, work.frames, work.tt,
+                       work.ctx) == solver.value(pos)
 
 
 def ref_card(name: str) -> int:
@@ -368,4 +368,4 @@ def test_a_new_generation_forgets_the_table() -> None:
     first = small.solve(pos)
     small.work.ctx[C_GEN] = GEN_LIMIT
     assert small.solve(pos) == first and small.work.ctx[C_GEN] == 2
-    assert not small.work.tt_aux[(small.work.tt_aux >> 32) != 2].any()
+    assert not small.work.tt[(small.work.tt[:, 1] >> 32) != 2, 1].any()

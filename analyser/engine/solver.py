@@ -112,6 +112,7 @@ C_W = 14
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 N_CTX = C_HIST + 52
 
+TT_WORDS = 4      # words per table entry (one unused: an entry is one half of a cache line)
 GEN_SHIFT = 32
 GEN_LIMIT = 1 << 30
 DEFAULT_TT_BITS = 20
@@ -121,7 +122,8 @@ class SolverWork:
     """The memory one solver needs, allocated once and reused for every position.
 
     ``states``: a play state per ply; ``moves``: the ordered moves per ply; the
-    transposition table (``tt_bits`` bits of index, 24 bytes an entry); ``ctx``.
+    transposition table ``tt`` (``tt_bits`` bits of index; a row is the key, the rest of the
+    key, the bounds and best lead: 32 bytes, two to a cache line); ``ctx``.
     Not to be shared by two threads at once.
     """
 
@@ -130,11 +132,8 @@ class SolverWork:
         self.states = np.zeros((MAX_PLIES + 1, N_STATE), dtype=np.int64)
         self.moves = np.zeros((MAX_PLIES + 1, MOVE_SLOTS), dtype=np.int64)
         self.frames = np.zeros((MAX_PLIES + 1, N_FRAME), dtype=np.int64)
-        self.tt_key = np.zeros(size, dtype=np.int64)
-        self.tt_aux = np.zeros(size, dtype=np.int64)
-        self.tt_val = np.zeros(size, dtype=np.int64)
+        self.tt = np.zeros((size, TT_WORDS), dtype=np.int64)
         self.ctx = np.zeros(N_CTX, dtype=np.int64)
-        self.ctx[C_TT_MASK] = size - 1
         self.values = np.zeros(52, dtype=np.int64)
 
     @property
@@ -576,7 +575,7 @@ def _last_trick(state, ctx, acc):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
+def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
     """Open the node states[d] with the window (alpha, beta): (value, True) when it is settled
     at once (end of the deal, bounds, the table), else (0, False) with its frame and moves set."""
     state = states[d]
@@ -599,8 +598,8 @@ def _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, alpha, beta):
         idx = _tt_index(out, extra, ctx)
         frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
-        if tt_key[idx] == out and tt_aux[idx] == extra:
-            packed = tt_val[idx]
+        if tt[idx, 0] == out and tt[idx, 1] == extra:
+            packed = tt[idx, 2]
             tlo = (packed & 4095) - TT_OFFSET + acc
             thi = ((packed >> 12) & 4095) - TT_OFFSET + acc
             first = ((packed >> 24) & 63) - 1
@@ -656,7 +655,7 @@ def _child_done(frames, moves, d, v, ctx):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _leave(frames, tt_key, tt_aux, tt_val, d):
+def _leave(frames, tt, d):
     """Node d is finished: store what it learnt at a trick boundary (as bounds on what is still
     to come); its value (fail-soft)."""
     best = frames[d, F_BEST]
@@ -674,22 +673,22 @@ def _leave(frames, tt_key, tt_aux, tt_val, d):
         hi -= acc
         out = frames[d, F_OUT]
         extra = frames[d, F_EXTRA]
-        if tt_key[idx] == out and tt_aux[idx] == extra:
-            packed = tt_val[idx]
+        if tt[idx, 0] == out and tt[idx, 1] == extra:
+            packed = tt[idx, 2]
             olo = (packed & 4095) - TT_OFFSET
             ohi = ((packed >> 12) & 4095) - TT_OFFSET
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
-        tt_key[idx] = out
-        tt_aux[idx] = extra
-        tt_val[idx] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
+        tt[idx, 0] = out
+        tt[idx, 1] = extra
+        tt[idx, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
     return best
 
 
 @njit(cache=True, _nrt=False)
-def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta):
+def search(states, moves, frames, tt, ctx, root, alpha, beta):
     """Fail-soft alpha-beta on states[root] with the window (alpha, beta), in the objective of
     ctx's mode, for the perspective side (it maximises, every other side minimises), on an
     explicit stack: plies root, root+1, ... of `states`, `moves` and `frames` are its scratch.
@@ -702,7 +701,7 @@ def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta
     ps = ctx[C_PERSP_SIDE]
     jack_bit = bit(ctx[C_JACK]) if ctx[C_JACK] >= 0 else np.uint64(0)
     while True:
-        v, settled = _enter(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, a, b)
+        v, settled = _enter(states, moves, frames, tt, ctx, d, a, b)
         if settled:
             # Hand the value up until a node has another move to try.
             while True:
@@ -711,7 +710,7 @@ def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta
                 d -= 1
                 if not _child_done(frames, moves, d, v, ctx):
                     break
-                v = _leave(frames, tt_key, tt_aux, tt_val, d)
+                v = _leave(frames, tt, d)
         # Node d tries its next move.
         i = frames[d, F_NEXT]
         frames[d, F_NEXT] = i + 1
@@ -733,7 +732,7 @@ def search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, root, alpha, beta
 
 
 @njit(cache=True, _nrt=False)
-def mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
+def mtdf(states, moves, frames, tt, ctx, d, guess):
     """Mode 0: the exact value of states[d] by null-window searches (MTD(f)), from `guess`."""
     ctx[C_MODE] = 0
     lo = np.int64(-INF)
@@ -741,7 +740,7 @@ def mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
     g = np.int64(guess)
     while lo < hi:
         beta = g + 1 if g == lo else g
-        g = search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, beta - 1, beta)
+        g = search(states, moves, frames, tt, ctx, d, beta - 1, beta)
         if g < beta:
             hi = g
         else:
@@ -765,7 +764,7 @@ def _points_needed(need, ca, cb, rest, ctx):
 
 
 @njit(cache=True, _nrt=False)
-def value_at_least(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, t):
+def value_at_least(states, moves, frames, tt, ctx, d, t):
     """Two sides: is the value of states[d] (net points, the perspective side's) at least t?
     One null-window search of mode 1."""
     state = states[d]
@@ -800,20 +799,20 @@ def value_at_least(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, t):
             w, theta = xb - xa, xb
     ctx[C_MODE] = 1
     ctx[C_W] = w
-    return search(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, theta - 1, theta) >= theta
+    return search(states, moves, frames, tt, ctx, d, theta - 1, theta) >= theta
 
 
 @njit(cache=True, _nrt=False)
-def value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
+def value_of(states, moves, frames, tt, ctx, d, guess):
     """The exact value of states[d] for the perspective side: with two sides by tests of
     `value_at_least` (the first at `guess`, then halving), with three by `mtdf`."""
     if ctx[C_NSIDES] == 3:
-        return mtdf(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess)
+        return mtdf(states, moves, frames, tt, ctx, d, guess)
     ctx[C_MODE] = 0
     lo, hi = bounds(states[d], ctx)
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if value_at_least(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, t):
+        if value_at_least(states, moves, frames, tt, ctx, d, t):
             lo = t
         else:
             hi = t - 1
@@ -823,29 +822,40 @@ def value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, d, guess):
 
 
 @njit(cache=True, _nrt=False)
-def _new_generation(tt_aux, ctx):
+def _use_table(tt, ctx, state):
+    """Use as much of the table as the position needs (a small one stays in the processor's cache):
+    2**(2 + cards out / 2) entries, at most all of it."""
+    bits = 2 + popcount(_out_mask(state)) // 2
+    size = tt.shape[0]
+    ctx[C_TT_MASK] = (size if bits >= 62 or (1 << bits) >= size else (1 << bits)) - 1
+
+
+@njit(cache=True, _nrt=False)
+def _new_generation(tt, ctx):
     if ctx[C_GEN] >= GEN_LIMIT:
-        for i in range(tt_aux.shape[0]):
-            tt_aux[i] = 0
+        for i in range(tt.shape[0]):
+            tt[i, 1] = 0
         ctx[C_GEN] = 1
 
 
 @njit(cache=True, _nrt=False)
-def solve_value(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx):
+def solve_value(state, rules, states, moves, frames, tt, ctx):
     """The value of `state` for the side of the seat to move (net points of High, Low, Jack and
     Game under perfect play; see the module's docstring)."""
-    _new_generation(tt_aux, ctx)
+    _new_generation(tt, ctx)
+    _use_table(tt, ctx, state)
     prepare(state, rules, ctx)
     copy_state(states[0], state)
     lo, hi = bounds(state, ctx)
-    return value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 0, (lo + hi + 1) // 2)
+    return value_of(states, moves, frames, tt, ctx, 0, (lo + hi + 1) // 2)
 
 
 @njit(cache=True, _nrt=False)
-def solve_cards(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx, values):
+def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
     """The value, for the side of the seat to move, of each legal card it may play (values[card];
     NO_VALUE for a card it may not play), and the position's value (the best of them)."""
-    _new_generation(tt_aux, ctx)
+    _new_generation(tt, ctx)
+    _use_table(tt, ctx, state)
     prepare(state, rules, ctx)
     copy_state(states[0], state)
     for c in range(52):
@@ -864,7 +874,7 @@ def solve_cards(state, rules, states, moves, frames, tt_key, tt_aux, tt_val, ctx
             continue
         copy_state(states[1], state)
         apply(states[1], c)
-        v = value_of(states, moves, frames, tt_key, tt_aux, tt_val, ctx, 1, guess)
+        v = value_of(states, moves, frames, tt, ctx, 1, guess)
         values[c] = v
         guess = v
         if v > best:

@@ -585,11 +585,14 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
         return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
     if ctx[C_MODE] == 1 and state[PS_LED] < 0 and popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]])) == 1:
         return _last_trick(state, ctx, acc), True
-    lo, hi = _node_bounds(state, ctx, acc)
-    if lo >= beta or lo == hi:
-        return np.int64(lo), True
-    if hi <= alpha:
-        return np.int64(hi), True
+    if state[PS_LED] < 0:
+        lo, hi = _node_bounds(state, ctx, acc)
+        if lo >= beta or lo == hi:
+            return np.int64(lo), True
+        if hi <= alpha:
+            return np.int64(hi), True
+    else:
+        lo, hi = np.int64(-INF), np.int64(INF)
     first = -1
     idx = -1
     if state[PS_LED] < 0:

@@ -53,10 +53,10 @@ and:
   so a new position needs no clearing. The key is a 64-bit hash (with the rest
   compared exactly): two positions would have to agree on 64 random bits to be
   confused;
-* **static bounds** at every node: High and Low are known; the card points still out
-  go to one side or the other, except that a trump above every trump the other side
-  still has (in hand or in the trick) wins its trick for its side; the jack likewise;
-  a window outside the bounds is cut at once;
+* **static bounds** at trick boundaries (in mid-trick nothing has changed): High and
+  Low are known; the card points still out go to one side or the other, except that a
+  trump above every trump the other side still has wins its trick for its side; the
+  jack likewise; a window outside the bounds is cut at once;
 * **move ordering**: the table's lead first, then winners of the trick (the cheapest
   first) for the side not winning it, Game points onto a partner's winning card, low
   cards otherwise; ties broken by a history of the cards that caused cut-offs;

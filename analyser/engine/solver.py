@@ -112,7 +112,7 @@ C_W = 14
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 N_CTX = C_HIST + 52
 
-TT_WORDS = 4      # words per table entry (one unused: an entry is one half of a cache line)
+TT_WORDS = 4      # words per table entry: a bucket of two entries is one cache line
 GEN_SHIFT = 32
 GEN_LIMIT = 1 << 30
 DEFAULT_TT_BITS = 20
@@ -123,7 +123,8 @@ class SolverWork:
 
     ``states``: a play state per ply; ``moves``: the ordered moves per ply; the
     transposition table ``tt`` (``tt_bits`` bits of index; a row is the key, the rest of the
-    key, the bounds and best lead: 32 bytes, two to a cache line); ``ctx``.
+    key, the bounds and best lead, the cards out: 32 bytes; buckets of two rows, one cache
+    line, the first kept for the bigger subtree); ``ctx``.
     Not to be shared by two threads at once.
     """
 
@@ -475,6 +476,16 @@ def canonical_key(state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _tt_find(tt, idx, out, extra):
+    """The slot of the bucket at `idx` (two entries) holding this key, or -1."""
+    if tt[idx, 0] == out and tt[idx, 1] == extra:
+        return idx
+    if tt[idx + 1, 0] == out and tt[idx + 1, 1] == extra:
+        return idx + 1
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _tt_index(out, extra, ctx):
     h = np.uint64(out) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(extra) * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= h >> np.uint64(29)
@@ -497,6 +508,7 @@ F_EXTRA = 11     # table key: the rest
 F_LO = 12        # the node's lower and upper bounds (static and table)
 F_HI = 13
 F_ACC = 14       # mode 1: the objective gained between the search's root and this node
+F_SIZE = 15      # cards out (how big the subtree is, for the table's replacement)
 N_FRAME = 16
 
 TT_OFFSET = 2048  # table bounds are packed in 12 bits each
@@ -598,11 +610,13 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
     if state[PS_LED] < 0:
         out = canonical_key(state)
         extra = _tt_extra(state, ctx)
-        idx = _tt_index(out, extra, ctx)
+        idx = _tt_index(out, extra, ctx) & ~1
         frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
-        if tt[idx, 0] == out and tt[idx, 1] == extra:
-            packed = tt[idx, 2]
+        frames[d, F_SIZE] = popcount(_out_mask(state))
+        slot = _tt_find(tt, idx, out, extra)
+        if slot >= 0:
+            packed = tt[slot, 2]
             tlo = (packed & 4095) - TT_OFFSET + acc
             thi = ((packed >> 12) & 4095) - TT_OFFSET + acc
             first = ((packed >> 24) & 63) - 1
@@ -676,17 +690,28 @@ def _leave(frames, tt, d):
         hi -= acc
         out = frames[d, F_OUT]
         extra = frames[d, F_EXTRA]
-        if tt[idx, 0] == out and tt[idx, 1] == extra:
-            packed = tt[idx, 2]
+        size = frames[d, F_SIZE]
+        slot = _tt_find(tt, idx, out, extra)
+        if slot >= 0:
+            packed = tt[slot, 2]
             olo = (packed & 4095) - TT_OFFSET
             ohi = ((packed >> 12) & 4095) - TT_OFFSET
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
-        tt[idx, 0] = out
-        tt[idx, 1] = extra
-        tt[idx, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
+        elif (tt[idx, 1] >> GEN_SHIFT) != (extra >> GEN_SHIFT) or size >= tt[idx, 3]:
+            # The bucket's first entry is kept for the bigger subtree (or this search): the one it
+            # holds now moves to the second, which always takes what comes.
+            for k in range(TT_WORDS):
+                tt[idx + 1, k] = tt[idx, k]
+            slot = idx
+        else:
+            slot = idx + 1
+        tt[slot, 0] = out
+        tt[slot, 1] = extra
+        tt[slot, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
+        tt[slot, 3] = size
     return best
 
 

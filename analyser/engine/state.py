@@ -160,6 +160,20 @@ def score_game(rules, scores, state, ev, info, pts):
 # --- the state ----------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def new_trick(state, leader):
+    """An empty trick for `leader` to lead."""
+    state[PS_LEADER] = leader
+    state[PS_TO_PLAY] = leader
+    state[PS_LED] = -1
+    state[PS_BEST_CARD] = -1
+    state[PS_BEST_SEAT] = -1
+    state[PS_TOP_TRUMP] = -1
+    state[PS_TRICK_MASK] = 0
+    for s in range(4):
+        state[PS_TRICK_CARD + s] = -1
+
+
 @njit(cache=True, _nrt=False)
 def init_state(state, rules, hands, trump, turnup, dealer, scores):
     """The position when trick play starts: `hands` (uint64 per seat) as dealt, the eldest to lead."""
@@ -171,7 +185,6 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
         in_play |= h & tmask
         state[PS_HAND + s] = np.int64(h)
         state[PS_START + s] = np.int64(h)
-        state[PS_TRICK_CARD + s] = -1
         state[PS_CAPTURED + s] = 0
         state[PS_SCORE + s] = scores[s]
         state[PS_VOIDS + s] = 0
@@ -180,13 +193,7 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
     state[PS_TURNUP] = turnup
     state[PS_PLAYERS] = n
     state[PS_DEALER] = dealer
-    state[PS_LEADER] = eldest
-    state[PS_TO_PLAY] = eldest
-    state[PS_LED] = -1
-    state[PS_BEST_CARD] = -1
-    state[PS_BEST_SEAT] = -1
-    state[PS_TOP_TRUMP] = -1
-    state[PS_TRICK_MASK] = 0
+    new_trick(state, eldest)
     state[PS_TRICK_NO] = 0
     state[PS_N_TRICKS] = popcount(np.uint64(hands[eldest]))
     state[PS_PLAYED] = 0
@@ -268,15 +275,7 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
         state[PS_JACK_CAPTOR] = wside
     state[PS_PLAYED] |= trick
     state[PS_TRICK_NO] += 1
-    state[PS_LEADER] = winner
-    state[PS_TO_PLAY] = winner
-    state[PS_LED] = -1
-    state[PS_BEST_CARD] = -1
-    state[PS_BEST_SEAT] = -1
-    state[PS_TOP_TRUMP] = -1
-    state[PS_TRICK_MASK] = 0
-    for s in range(n):
-        state[PS_TRICK_CARD + s] = -1
+    new_trick(state, winner)
     return winner, -1, -1, -1, -1, np.int64(0)
 
 

@@ -11,10 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from analyser.analysis.advice import (
-    CONTRADICTED, INCONCLUSIVE, SUPPORTED, check_advice, claim_give_strong, claim_missing_ace_or_jack,
-    claim_run_strong_side, claim_zero_trump, holds_ace_and_jack, pooled, share_positive, side_subclass_key,
-    trump_strength_of, verdict_positive, verdict_within,
+    CONTRADICTED, EQUILIBRIUM, INCONCLUSIVE, SUPPORTED, check_advice, claim_give_strong, claim_missing_ace_or_jack,
+    claim_run_strong_side, claim_zero_trump, equilibrium_claims, holds_ace_and_jack, pooled, share_positive,
+    side_subclass_key, trump_strength_of, verdict_above, verdict_positive, verdict_within, weighted_p, weighted_p_ci,
 )
+from analyser.analysis.equilibrium import Bootstrap, Tensor, scheme_codes
+from analyser.engine.bidding import N_TS, TS_N
 from analyser.cards import mask_of, parse_cards
 from analyser.cli import app
 from analyser.engine.decisions import (
@@ -149,11 +151,88 @@ def test_cli(tmp_path: Path) -> None:
     result = runner.invoke(app, [*args, "--json", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
     claims = json.loads(result.stdout)
-    assert isinstance(claims, list) and len(claims) == 4
+    assert isinstance(claims, list) and len(claims) == 6
     assert all(CLAIM_KEYS <= set(c) for c in claims)
+    assert [c.get("method") for c in claims] == [None] * 4 + [EQUILIBRIUM] * 2  # the first four's keys unchanged
+    assert [c["id"] for c in claims[4:]] == [f"{c['id']}-equilibrium" for c in claims[:2]]
+    for eq, best in zip(claims[4:], claims[:2]):
+        assert eq["claim"] == best["claim"] and eq["best_response_verdict"] == best["verdict"]
+        assert 0 <= eq["ci95"][0] <= eq["estimate"] <= eq["ci95"][1] <= 1 and eq["n"] > 0
+        assert eq["verdict"] in (SUPPORTED, CONTRADICTED, INCONCLUSIVE) and eq["equilibrium_deals"] == 1500
+    assert list(claims[4]["p_beg_by_class"]) == ["T0"]
+    skipped = runner.invoke(app, [*args, "--json", "--no-equilibrium"])
+    assert skipped.exit_code == 0 and json.loads(skipped.stdout) == claims[:4]
     assert json.loads((tmp_path / "advice.json").read_text()) == claims
     assert (tmp_path / "advice-eldest-classes.parquet").exists() and (tmp_path / "advice.csv").exists()
     text = runner.invoke(app, args)
-    assert text.exit_code == 0 and text.stdout.count("95% CI") >= 4 and "70-80%" in text.stdout
+    assert text.exit_code == 0 and text.stdout.count("95% CI") >= 6 and "70-80%" in text.stdout
+    lines = text.stdout.splitlines()
+    for claim in claims[:2]:  # the equilibrium's reading first, the best response's after it
+        eq_line = f"[{claims[4 + claims.index(claim)]['verdict']}] (equilibrium) {claim['claim']}"
+        assert lines.index(eq_line) < lines.index(f"[{claim['verdict']}] (best response) {claim['claim']}")
     bad = runner.invoke(app, [*args, "--policy", "random:beg=0"])
     assert bad.exit_code != 0 and "never begged" in bad.stderr
+
+
+@pytest.mark.parametrize("ci, verdict", [
+    ((0.51, 0.9), SUPPORTED), ((0.1, 0.49), CONTRADICTED), ((0.4, 0.6), INCONCLUSIVE), ((0.5, 0.7), INCONCLUSIVE),
+    ((math.nan, math.nan), INCONCLUSIVE),
+])
+def test_above_verdicts(ci: tuple[float, float], verdict: str) -> None:
+    assert verdict_above(ci, 0.5) == verdict
+
+
+def test_weighted_p_weights_by_deals_and_skips_classes_without() -> None:
+    assert weighted_p(np.array([1.0, 0.0, np.nan]), np.array([3, 1, 5])) == pytest.approx(0.75)
+    assert math.isnan(weighted_p(np.array([np.nan]), np.array([4])))
+    boot = np.array([[1.0, 0.0], [0.5, 0.5], [1.0, 1.0]])
+    est, ci = weighted_p_ci(np.array([1.0, 0.0]), np.array([3, 1]), boot, np.array([[3, 1], [3, 1], [1, 1]]))
+    assert est == pytest.approx(0.75) and 0.5 <= ci[0] <= ci[1] <= 1.0
+
+
+class HandMadeEquilibrium:
+    """What equilibrium_claims reads: scheme, tensor codes, game deals per class, b, the bootstrap."""
+
+    def __init__(self, p_beg: dict[str, tuple[float, float]], resamples: int = 50) -> None:
+        codes = scheme_codes("coarse")
+        names = [class_key(c) for c in codes]
+        chunks = np.zeros((1, len(codes), len(codes), N_TS))
+        self.b = np.full(len(codes), np.nan)
+        spread = np.zeros(len(codes))
+        for key, (p, noise) in p_beg.items():
+            i = names.index(key)
+            chunks[0, i, 0, TS_N] = 1000
+            self.b[i], spread[i] = p, noise
+        self.scheme, self.deals, self.zero_sum, self.value = "coarse", 1000 * len(p_beg), True, (0.01, -0.01)
+        self.tensor = Tensor("coarse", codes, chunks, np.zeros(8, dtype=np.int64), False)
+        draws = np.clip(self.b + spread * np.linspace(-1, 1, resamples)[:, None], 0, 1)
+        deals = np.tile(chunks[0, :, :, TS_N].sum(axis=1), (resamples, 1))
+        self.boot = Bootstrap(np.zeros((resamples, 2)), draws, np.zeros((resamples, len(codes))), deals)
+
+    @property
+    def game(self):  # noqa: ANN201
+        from analyser.analysis.equilibrium import Game
+
+        return Game.from_sums(self.tensor.total, False)
+
+
+@pytest.mark.parametrize("t0, verdict", [((0.75, 0.02), SUPPORTED), ((1.0, 0.0), CONTRADICTED),
+                                         ((0.2, 0.05), CONTRADICTED), ((0.75, 0.2), INCONCLUSIVE)])
+def test_the_equilibrium_zero_trump_reading(t0: tuple[float, float], verdict: str) -> None:
+    claim = equilibrium_claims(HandMadeEquilibrium({"T0": t0, "T1": (0.0, 0.0)}))[0]
+    assert claim.id == "eldest-zero-trump-begs-70-80-equilibrium" and claim.method == EQUILIBRIUM
+    assert claim.estimate == pytest.approx(t0[0]) and claim.verdict == verdict and claim.n == 1000
+    assert list(claim.details["p_beg_by_class"]) == ["T0"]
+
+
+@pytest.mark.parametrize("classes, estimate, verdict", [
+    ({"T1": (1.0, 0.0), "T2:A": (0.6, 0.05), "T2:A,J": (0.0, 0.0)}, 0.8, SUPPORTED),     # both ace and jack: left out
+    ({"T1": (0.0, 0.0), "T2:J": (0.2, 0.1), "T0": (1.0, 0.0)}, 0.1, CONTRADICTED),      # no trump: left out
+    ({"T1": (0.5, 0.3), "T3:lo": (0.5, 0.3)}, 0.5, INCONCLUSIVE),
+])
+def test_the_equilibrium_missing_ace_or_jack_reading(classes: dict[str, tuple[float, float]], estimate: float,
+                                                     verdict: str) -> None:
+    claim = equilibrium_claims(HandMadeEquilibrium(classes))[1]
+    assert claim.id == "eldest-beg-missing-ace-or-jack-equilibrium"
+    assert claim.estimate == pytest.approx(estimate) and claim.verdict == verdict
+    assert "T2:A,J" not in claim.details["p_beg_by_class"] and "T0" not in claim.details["p_beg_by_class"]

@@ -27,6 +27,10 @@ TABLE_COLUMNS = {
     "tournaments": ["player A", "player B", "matches", "share A wins", "share, 95% CI", "A minus B, points per deal",
                     "points, 95% CI"],
     "equity": [],
+    "equilibrium-eldest": ["hand class", "in words", "deals", "P(beg)", "95% CI", "heuristic P(beg)", "action"],
+    "equilibrium-dealer": ["hand class", "in words", "deals", "P(give)", "95% CI", "heuristic P(give)", "action"],
+    "equilibrium-exploitability": ["strategy", "exploitability", "eldest's gain", "dealer's gain", "eldest's value"],
+    "equilibrium-advice": ["claim", "test", "estimate", "95% CI", "verdict", "best response verdict", "deals"],
 }
 
 
@@ -81,6 +85,28 @@ def test_text_agrees_with_tables(report_dir):
     assert "allfours report" in md and "--seed 3" in md  # the command that regenerates it
 
 
+def test_the_equilibrium_section(report_dir):
+    md = (report_dir / "REPORT.md").read_text()
+    numbers = json.loads((report_dir / "report.json").read_text())
+    assert "## The bidding game's equilibrium" in md
+    eq = numbers["equilibrium"]
+    lo, hi = eq["value_ci95"]
+    assert lo <= eq["value"] <= hi and f"{eq['value']:+.4f} (95% CI [{lo:+.4f}, {hi:+.4f}]" in md
+    exploit = pd.read_csv(report_dir / "tables" / "equilibrium-exploitability.csv")
+    assert list(exploit["strategy"]) == ["heuristic", "tuned", "equilibrium"]
+    assert exploit["exploitability"].iloc[-1] == pytest.approx(0, abs=1e-6) and (exploit["exploitability"] >= 0).all()
+    eldest = pd.read_csv(report_dir / "tables" / "equilibrium-eldest.csv")
+    assert list(eldest["hand class"]) == [r["class"] for r in eq["eldest"]]
+    assert eldest["P(beg)"].between(0, 1).all()
+    advice = pd.read_csv(report_dir / "tables" / "equilibrium-advice.csv")
+    best = pd.read_csv(report_dir / "tables" / "advice.csv")
+    assert len(advice) == 2 and list(advice["claim"]) == list(best["claim"][:2])
+    assert list(advice["best response verdict"]) == list(best["verdict"][:2])
+    for claim, verdict in zip(advice["claim"], advice["verdict"]):
+        assert f"**{verdict}** (equilibrium): {claim}" in md
+    assert (report_dir / "equilibrium" / "equilibrium.json").is_file()
+
+
 def test_same_seed_same_numbers(report_dir, tmp_path):
     again = tmp_path / "again"
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
@@ -96,6 +122,7 @@ def test_three_players_report_skips_what_needs_two_sides(tmp_path):
     assert result.exit_code == 0, result.output
     md = (tmp_path / "c3" / "REPORT.md").read_text()
     assert "Not estimated with three players" in md and "each plays alone" in md
+    assert "## The bidding game's equilibrium" in md and "CFR+" in md
 
 
 def test_report_errors(tmp_path):

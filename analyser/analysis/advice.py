@@ -33,6 +33,28 @@ together (with 3 players the eldest against both opponents), first kick excluded
    give - run, verdict by its sign; for "often", also the share of such hands (by hand
    class and strong-side flag) where giving is better, with a bootstrap CI as in 1.
 
+Equilibrium readings of claims 1 and 2 (``equilibrium_claims``; ``--no-equilibrium`` skips
+them). The bidding game's equilibrium (``analysis.equilibrium``: the payoff tensor of
+stand, beg -> give and beg -> run per pair of coarse hand classes, solved exactly by LP
+with two sides or by CFR+ with three; net points at the same score; as many decision
+deals as the paired passes, on the equilibrium's own streams) gives P(beg) per eldest
+class with a bootstrap 95% CI (chunks resampled, the game re-solved). It answers what
+the claims say about how often to beg when the dealer answers as well as it can, where
+claims 1 and 2 above are best responses to the policy's dealer.
+
+1e. "Beg 70-80% of the time with no trump": the equilibrium P(beg) over the eldest's
+    zero-trump classes (T0; with fine classes every T0 sub-class), weighted by their
+    deals; CI: the same weighted mean in each bootstrap resample (its own weights),
+    2.5% and 97.5% quantiles. Verdict as in 1: supported if the CI lies inside
+    [70%, 80%], contradicted if wholly outside, else inconclusive.
+2e. "Beg when missing the ace or the jack of trump", read as "beg more often than not":
+    the equilibrium P(beg) over the eldest's classes holding trump but not both the ace
+    and the jack, weighted as in 1e; supported if the CI lies above 0.5, contradicted if
+    below 0.5, else inconclusive.
+
+These claims carry ``"method": "equilibrium"``; the four above are best responses and
+keep their keys as before.
+
 The eldest's pass uses the streams ``SeedSequence(seed, spawn_key=(1000, chunk))``, the
 dealer's ``(1001, chunk)``, the bootstraps ``(1010 + claim,)``.
 """
@@ -65,6 +87,9 @@ SUPPORTED, CONTRADICTED, INCONCLUSIVE = "supported", "contradicted", "inconclusi
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
 SOURCE = "document 003, Consejos y estrategias"
+BEST_RESPONSE, EQUILIBRIUM = "best response", "equilibrium"
+BEG_MORE_OFTEN = 0.5           # claim 2e: beg more often than not
+EQUILIBRIUM_RESAMPLES = 200    # bootstrap re-solves of the equilibrium readings
 Progress = Callable[[int], None]
 
 
@@ -99,6 +124,15 @@ def verdict_positive(ci: tuple[float, float]) -> str:
     if math.isfinite(b) and b < 0:
         return CONTRADICTED
     return INCONCLUSIVE
+
+
+def verdict_above(ci: tuple[float, float], level: float) -> str:
+    """Supported if the CI lies above `level`, contradicted if below it, else inconclusive.
+
+    >>> verdict_above((0.6, 0.9), 0.5), verdict_above((0.1, 0.4), 0.5), verdict_above((0.4, 0.6), 0.5)
+    ('supported', 'contradicted', 'inconclusive')
+    """
+    return verdict_positive((ci[0] - level, ci[1] - level))
 
 
 # ---- estimates from per-class sums -----------------------------------------------------------------
@@ -189,6 +223,10 @@ class Claim:
     unit: str
     details: dict[str, Any]
 
+    @property
+    def method(self) -> str:
+        return str(self.details.get("method", BEST_RESPONSE))
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "claim": self.claim, "test": self.test, "estimate": self.estimate,
                 "ci95": list(self.ci95), "verdict": self.verdict, "n": self.n, "unit": self.unit,
@@ -277,6 +315,96 @@ def claim_give_strong(sums: np.ndarray, rng: np.random.Generator) -> Claim:
          "weak_trump": estimate_dict(*pooled(sums, weak + [N_HAND_CLASSES + c for c in weak]))})
 
 
+# ---- the equilibrium's readings ---------------------------------------------------------------------
+
+
+def weighted_p(p: np.ndarray, deals: np.ndarray) -> float:
+    """Mean of `p` weighted by `deals` (classes without deals, or with NaN, left out); NaN if none."""
+    p = np.asarray(p, dtype=np.float64)
+    w = np.where(np.isfinite(p), np.asarray(deals, dtype=np.float64), 0.0)
+    total = float(w.sum())
+    return float((w * np.nan_to_num(p)).sum() / total) if total > 0 else math.nan
+
+
+def weighted_p_ci(p: np.ndarray, deals: np.ndarray, boot_p: np.ndarray,
+                  boot_deals: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """The weighted P of rows `p` (weights `deals`) and its 95% CI from the bootstrap's rows (resample, class)
+    with each resample's own weights."""
+    estimate = weighted_p(p, deals)
+    draws = np.array([weighted_p(boot_p[r], boot_deals[r]) for r in range(boot_p.shape[0])])
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(estimate) or draws.size == 0:
+        return estimate, (math.nan, math.nan)
+    lo, hi = np.quantile(draws, [0.025, 0.975])
+    return estimate, (float(lo), float(hi))
+
+
+def equilibrium_rows(codes: list[int], want: Callable[[int], bool]) -> list[int]:
+    """Indices of the class codes (coarse or fine: ``code % N_HAND_CLASSES`` is the hand class) wanted."""
+    return [i for i, code in enumerate(codes) if want(code % N_HAND_CLASSES)]
+
+
+def zero_trump(code: int) -> bool:
+    return decode_class(code)[0] == 0
+
+
+def missing_ace_or_jack(code: int) -> bool:
+    return decode_class(code)[0] > 0 and not holds_ace_and_jack(code)
+
+
+def equilibrium_estimate(eq: Any, want: Callable[[int], bool]) -> tuple[float, tuple[float, float], int,
+                                                                          dict[str, Any]]:
+    """(weighted P(beg), 95% CI, deals, per class P(beg) and CI) over the eldest's classes `want` picks."""
+    from .equilibrium import scheme_key
+
+    game = eq.game
+    rows = equilibrium_rows(eq.tensor.codes, want)
+    deals = game.eldest_deals[rows]
+    boot_deals = eq.boot.eldest_deals
+    if boot_deals is None:
+        raise ValueError("the equilibrium's bootstrap lacks its per-resample deals")
+    estimate, ci = weighted_p_ci(eq.b[rows], deals, eq.boot.b[:, rows], boot_deals[:, rows])
+    lo, hi = eq.boot.ci(eq.boot.b)
+    by_class = {scheme_key(eq.scheme, eq.tensor.codes[i]): {"estimate": float(eq.b[i]),
+                                                            "ci95": [float(lo[i]), float(hi[i])],
+                                                            "deals": int(game.eldest_deals[i])}
+                for i in rows if game.eldest_deals[i] > 0}
+    return estimate, ci, int(deals.sum()), by_class
+
+
+def equilibrium_claims(eq: Any, best_response: dict[str, Claim] | None = None) -> list[Claim]:
+    """Claims 1e and 2e (module docstring) from an equilibrium run (``analysis.equilibrium.EquilibriumResult``);
+    `best_response`: the best-response claims by id, whose verdicts are quoted beside."""
+    best_response = best_response or {}
+    lo, hi = BEG_SHARE_CLAIMED
+    common = {"method": EQUILIBRIUM, "classes": eq.scheme, "equilibrium_deals": eq.deals,
+              "solved_by": "linear program (HiGHS)" if eq.zero_sum else "CFR+ (regret matching)",
+              "game_value": float(eq.value[0])}
+    out = []
+    for ident, claim, source, test, want, verdict in (
+        ("eldest-zero-trump-begs-70-80", "With no trump support, the eldest should beg 70-80% of the time.",
+         f"{SOURCE}: \"la mano mayor con 0 apoyo de triunfo deberia pedir el 70-80 % de las veces\"",
+         "equilibrium P(beg) of the bidding game over the eldest's zero-trump classes (T0), weighted by their deals; "
+         "95% CI from the bootstrap (chunks resampled, game re-solved); supported if the CI lies inside "
+         f"[{lo:.0%}, {hi:.0%}], contradicted if wholly outside",
+         zero_trump, lambda ci: verdict_within(ci, lo, hi)),
+        ("eldest-beg-missing-ace-or-jack", "Beg when missing the ace or the jack of trump.",
+         f"{SOURCE}: \"Pida agresivamente cuando le falte el As o la Jota de triunfo\"",
+         "equilibrium P(beg) of the bidding game over the eldest's classes holding trump but not both the ace and "
+         "the jack of trump, weighted by their deals; read as 'beg more often than not': supported if the 95% "
+         f"bootstrap CI lies above {BEG_MORE_OFTEN}, contradicted if below",
+         missing_ace_or_jack, lambda ci: verdict_above(ci, BEG_MORE_OFTEN)),
+    ):
+        estimate, ci, deals, by_class = equilibrium_estimate(eq, want)
+        details: dict[str, Any] = {**common, "best_response_claim": ident}
+        if ident in best_response:
+            details["best_response_verdict"] = best_response[ident].verdict
+        details["p_beg_by_class"] = by_class
+        out.append(Claim(f"{ident}-equilibrium", claim, source, test, estimate, ci, verdict(ci), deals,
+                         "P(beg)", details))
+    return out
+
+
 # ---- the run ----------------------------------------------------------------------------------------
 
 
@@ -291,6 +419,7 @@ class AdviceResult:
     eldest: pd.DataFrame   # per advice class: n, share, beg - stand
     dealer: pd.DataFrame
     seconds: float
+    equilibrium_deals: int = 0  # decision deals of the equilibrium readings (0: not run)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [c.to_json() for c in self.claims]
@@ -308,8 +437,10 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
 
 def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
-                 progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS) -> AdviceResult:
-    """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer."""
+                 progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
+                 equilibrium_deals: int = 0) -> AdviceResult:
+    """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer;
+    with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals."""
     import time
 
     if deals < 1:
@@ -331,6 +462,12 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
 
     claims = [claim_zero_trump(eldest, e_counts, rng(1)), claim_missing_ace_or_jack(eldest, rng(2)),
               claim_run_strong_side(dealer, rng(3)), claim_give_strong(dealer, rng(4))]
+    if equilibrium_deals > 0:
+        from .equilibrium import run_equilibrium
+
+        eq = run_equilibrium(rules, policy, equilibrium_deals, seed, "coarse", score, None,
+                             resamples=EQUILIBRIUM_RESAMPLES, executor=executor, progress=progress, net_points=True)
+        claims += equilibrium_claims(eq, {c.id: c for c in claims})
     return AdviceResult(rules, policy, deals, seed, tuple(int(x) for x in scores[:rules.sides]), claims,
                         class_frame(eldest, e_counts, "eldest"), class_frame(dealer, d_counts, "dealer"),
-                        time.perf_counter() - start)
+                        time.perf_counter() - start, equilibrium_deals)

@@ -411,6 +411,7 @@ class Bootstrap:
     values: np.ndarray         # float64[resample, 2]: the eldest's and the dealer's value
     b: np.ndarray              # float64[resample, E]
     g: np.ndarray              # float64[resample, D]
+    eldest_deals: np.ndarray | None = None  # float64[resample, E]: each resample's deals per eldest class
 
     def ci(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """2.5% and 97.5% quantiles per column (resamples where a class was not dealt left out)."""
@@ -429,13 +430,15 @@ def bootstrap(tensor: Tensor, resamples: int, seed: int, zero_sum: bool,
     values = np.zeros((resamples, 2))
     bs = np.zeros((resamples, shape[0]))
     gs = np.zeros((resamples, shape[1]))
+    e_deals = np.zeros((resamples, shape[0]))
     for r in range(resamples):
         weights = rng.multinomial(n_chunks, np.full(n_chunks, 1.0 / n_chunks)).astype(np.float64)
         game = Game.from_sums((weights @ flat).reshape(shape), tensor.three)
         b, g = solve(game, zero_sum, iterations)
         values[r] = game.values(b, g)
         bs[r], gs[r] = b, g
-    return Bootstrap(values, bs, gs)
+        e_deals[r] = game.eldest_deals
+    return Bootstrap(values, bs, gs, e_deals)
 
 
 # ---- the whole analysis ----------------------------------------------------------------------------
@@ -587,17 +590,19 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
                     scheme: str = "coarse", score: tuple[int, ...] | None = None, equity: EquityTable | None = None,
                     tuned: str | None = None, resamples: int = DEFAULT_RESAMPLES, out_dir: Path | None = None,
                     threads: int | None = None, executor: Executor | None = None,
-                    progress: Progress | None = None) -> EquilibriumResult:
+                    progress: Progress | None = None, net_points: bool = False) -> EquilibriumResult:
     """Tensor, solution, exploitabilities and bootstrap; the out folder written if given.
 
     With `score` the payoff is the match-win probability from `equity` (two sides only);
-    without it, net points at 0:0."""
+    without it, net points at 0:0. With `net_points` the payoff is net points at `score`
+    (any number of sides, no equity table: check-advice's measure)."""
     from .strategy import side_scores
 
     if deals < 1 or resamples < 1:
         raise ValueError("deals and resamples must be at least 1")
-    check_inputs(rules, scheme, score)
-    if score is not None and equity is None:
+    check_inputs(rules, scheme, None if net_points else score)
+    win = score is not None and not net_points
+    if win and equity is None:
         raise ValueError("a score needs the equity table")
     if equity is not None and equity.target != rules.target:
         raise ValueError("the equity table does not match these rules")
@@ -605,8 +610,7 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
     executor = executor if executor is not None else LocalExecutor(threads)
     seconds: dict[str, float] = {}
     start = time.perf_counter()
-    tensor = payoff_tensor(rules, play, scores, equity if score is not None else None, scheme, deals, seed, executor,
-                           progress)
+    tensor = payoff_tensor(rules, play, scores, equity if win else None, scheme, deals, seed, executor, progress)
     seconds["tensor"] = time.perf_counter() - start
     game = Game.from_sums(tensor.total, tensor.three)
     zero_sum = rules.sides == 2
@@ -628,7 +632,7 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
     boot = bootstrap(tensor, resamples, seed, zero_sum)
     seconds["bootstrap"] = time.perf_counter() - start
     result = EquilibriumResult(rules, play, scheme, tuple(int(x) for x in scores[:rules.sides]),
-                               "match-win probability" if score is not None else "net points", deals, seed, tensor,
+                               "match-win probability" if win else "net points", deals, seed, tensor,
                                b, g, game.values(b, g), boot, strategies, history, seconds, reference_row(play)[1],
                                tuned_from=tuned)
     if out_dir is not None:

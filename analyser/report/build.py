@@ -7,8 +7,9 @@ score what-ifs and a policy tournament for one rule system, and writes
 - every chart as PNG beside them,
 - every table as CSV and Parquet under ``tables/``, and ``report.json`` with the
   numbers the text quotes,
-- the strategy run folder (``strategy/``, usable as ``--policy tuned:DIR/strategy``)
-  and the equity cache (``equity/``).
+- the strategy run folder (``strategy/``, usable as ``--policy tuned:DIR/strategy``),
+  the bidding equilibrium's run folder (``equilibrium/``, usable as
+  ``--play equilibrium:DIR/equilibrium``) and the equity cache (``equity/``).
 
 Every number in the text is read from a table in the same folder; the rules of
 thumb are derived from the final strategy tables, so they cannot disagree.
@@ -26,7 +27,8 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from ..analysis.advice import check_advice
+from ..analysis.advice import AdviceResult, check_advice, equilibrium_claims
+from ..analysis.equilibrium import EquilibriumResult, run_equilibrium
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
@@ -75,12 +77,15 @@ class Sizes:
     equity_per_cell: int
     matches: int
     whatif: int
+    equilibrium: int
+
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
         return cls(strategy=deals, advice=max(2000, min(deals, 2_000_000)),
                    equity_per_cell=max(1000, min(20_000, deals // 50)),
-                   matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)))
+                   matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
+                   equilibrium=max(2000, min(deals, 1_000_000)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
@@ -134,6 +139,10 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                     executor=executor)
     say(f"advice check: {sizes.advice:,} deals per role")
     advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
+    say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
+    eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
+                         resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
+                         executor=executor)
     say("score what-ifs")
     shifts = score_shifts(rules, tuned, equity, seed, sizes.whatif, threads)
     say(f"tournaments: {sizes.matches:,} matches per pairing")
@@ -211,6 +220,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                  f"95% CI [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]" for c in claims])
     doc.table(advice_view, "Advice check", path)
 
+    _equilibrium(doc, out, eq, advice, numbers)
+
     doc.heading("How strong are the simulated players?")
     if strength is not None:
         path = save_table(strength_view(strength), out, "tournaments")
@@ -262,6 +273,76 @@ def _role_text(role: str, strategy: Any) -> str:
             f"decisions; {sure} of the {met} classes met are separated from zero at 95%.")
 
 
+EQUILIBRIUM_RESAMPLES = 200  # bootstrap re-solves of the report's equilibrium
+
+
+def equilibrium_class_view(rows: list[dict[str, Any]], role: str) -> pd.DataFrame:
+    """The equilibrium's strategy of one role as printed: one row per hand class met."""
+    key = f"p_{ROLE[role].option1}"
+    return pd.DataFrame({
+        "hand class": [r["class"] for r in rows],
+        "in words": [class_words(r["class"]) for r in rows],
+        "deals": [r["deals"] for r in rows],
+        f"P({ROLE[role].option1})": [round(r[key], 4) for r in rows],
+        "95% CI": [f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]" for r in rows],
+        f"heuristic P({ROLE[role].option1})": [round(r[f"heuristic_{key}"], 4) for r in rows],
+        "action": [r["action"] for r in rows],
+    })
+
+
+def exploitability_view(doc: dict[str, Any]) -> pd.DataFrame:
+    """Heuristic, tuned and equilibrium: each side's best-response gain against them, and their value."""
+    return pd.DataFrame([{"strategy": name, "exploitability": round(ex["exact"], 6),
+                          "eldest's gain": round(ex["eldest_gain"], 6), "dealer's gain": round(ex["dealer_gain"], 6),
+                          "eldest's value": round(ex["value"], 4)}
+                         for name, ex in doc["exploitability"].items() if ex is not None])
+
+
+def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: AdviceResult,
+                 numbers: dict[str, Any]) -> None:
+    """The bidding game's equilibrium: strategies by class with CIs, value, exploitability, advice verdicts."""
+    result = eq.to_json()
+    numbers["equilibrium"] = {k: result[k] for k in ("value", "value_ci95", "eldest", "dealer", "unsettled",
+                                                     "exploitability", "method", "deals", "classes", "bootstrap")}
+    doc.heading("The bidding game's equilibrium")
+    lo, hi = result["value_ci95"]
+    who = ("the eldest's side against the dealer's (zero-sum: solved exactly by linear programming)"
+           if eq.zero_sum else "each player alone (not zero-sum: an approximate equilibrium by CFR+)")
+    doc.paragraph(f"The strategy tables above answer each side's best choice against the other's fixed rules. "
+                  f"Here both choices are made at once: the eldest begs with a probability per hand class, the "
+                  f"dealer gives with a probability per hand class, and neither can gain by changing alone; "
+                  f"{who}. {eq.deals:,} decision deals, each played stand, beg then give, and beg then run on the "
+                  f"same cards, with the `{eq.play}` player for the rest of the hand; net points per decision "
+                  f"deal at 0:0. The game's value to the eldest's side is {eq.value[0]:+.4f} (95% CI "
+                  f"[{lo:+.4f}, {hi:+.4f}], {result['bootstrap']['resamples']} bootstrap re-solves of "
+                  f"{result['bootstrap']['chunks']} chunks). An action is settled when its 95% CI lies within "
+                  "0.05 of always or never.")
+    for role in ("eldest", "dealer"):
+        view = equilibrium_class_view(result[role], role)
+        path = save_table(view, out, f"equilibrium-{role}")
+        doc.table(view, f"Equilibrium: the {role}'s P({ROLE[role].option1}) by hand class", path)
+    ex_view = exploitability_view(result)
+    path = save_table(ex_view, out, "equilibrium-exploitability")
+    doc.paragraph("Exploitability: how much a side gains per decision deal by a best response to the other's "
+                  "strategy (added over both sides; 0 for the equilibrium up to the solver's tolerance).")
+    doc.table(ex_view, "Exploitability of the heuristic, the tuned tables and the equilibrium", path)
+    claims = [c.to_json() for c in equilibrium_claims(eq, {c.id: c for c in advice.claims})]
+    numbers["equilibrium_advice"] = claims
+    view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
+                          "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
+                          "best response verdict": c.get("best_response_verdict", ""), "deals": c["n"]}
+                         for c in claims])
+    path = save_table(view, out, "equilibrium-advice")
+    doc.paragraph("The eldest's two claims of document 003, read against the equilibrium: the equilibrium's "
+                  "P(beg) over the hand classes the claim names, weighted by their deals, with its bootstrap 95% "
+                  "CI. \"Beg when missing the ace or the jack\" is read as begging more often than not (above "
+                  "0.5).")
+    doc.bullets([f"**{c['verdict']}** (equilibrium): {c['claim']} — P(beg) {c['estimate']:.3f}, 95% CI "
+                 f"[{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]; best response: {c.get('best_response_verdict', '-')}"
+                 for c in claims])
+    doc.table(view, "Advice against the equilibrium", path)
+
+
 def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: int) -> None:
     doc.heading("Method and limits")
     rounds = strategy.rounds
@@ -275,7 +356,8 @@ def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: in
             f"{int(r.classes_changed)} classes changed" for r in rounds.itertuples()) + ".",
         f"Match equity: {sizes.equity_per_cell:,} one-deal transitions per score cell, solved backwards.",
         f"Advice check: {sizes.advice:,} paired deals per role; tournaments: {sizes.matches:,} matches per "
-        f"pairing; score what-ifs: up to {sizes.whatif:,} paired deals each. Seed {seed} throughout.",
+        f"pairing; score what-ifs: up to {sizes.whatif:,} paired deals each; bidding equilibrium: "
+        f"{sizes.equilibrium:,} decision deals (run folder `equilibrium/`). Seed {seed} throughout.",
         "Limits: the players follow fixed rules, not an optimal strategy; hand classes pool hands that differ "
         "in side suits; a best-response cycle (seen with two players) means the tuned choices of the last "
         "round can still be exploited.",

@@ -15,7 +15,7 @@ from analyser.analysis.advice import (
     claim_run_strong_side, claim_zero_trump, equilibrium_claims, holds_ace_and_jack, pooled, share_positive,
     side_subclass_key, trump_strength_of, verdict_above, verdict_positive, verdict_within, weighted_p, weighted_p_ci,
 )
-from analyser.analysis.equilibrium import Bootstrap, Tensor, scheme_codes
+from analyser.analysis.equilibrium import Bootstrap, Tensor, scheme_codes, scheme_key
 from analyser.engine.bidding import N_TS, TS_N
 from analyser.cards import mask_of, parse_cards
 from analyser.cli import app
@@ -193,9 +193,9 @@ def test_weighted_p_weights_by_deals_and_skips_classes_without() -> None:
 class HandMadeEquilibrium:
     """What equilibrium_claims reads: scheme, tensor codes, game deals per class, b, the bootstrap."""
 
-    def __init__(self, p_beg: dict[str, tuple[float, float]], resamples: int = 50) -> None:
-        codes = scheme_codes("coarse")
-        names = [class_key(c) for c in codes]
+    def __init__(self, p_beg: dict[str, tuple[float, float]], resamples: int = 50, scheme: str = "coarse") -> None:
+        codes = scheme_codes(scheme)
+        names = [scheme_key(scheme, c) for c in codes]
         chunks = np.zeros((1, len(codes), len(codes), N_TS))
         self.b = np.full(len(codes), np.nan)
         spread = np.zeros(len(codes))
@@ -203,8 +203,8 @@ class HandMadeEquilibrium:
             i = names.index(key)
             chunks[0, i, 0, TS_N] = 1000
             self.b[i], spread[i] = p, noise
-        self.scheme, self.deals, self.zero_sum, self.value = "coarse", 1000 * len(p_beg), True, (0.01, -0.01)
-        self.tensor = Tensor("coarse", codes, chunks, np.zeros(8, dtype=np.int64), False)
+        self.scheme, self.deals, self.zero_sum, self.value = scheme, 1000 * len(p_beg), True, (0.01, -0.01)
+        self.tensor = Tensor(scheme, codes, chunks, np.zeros(8, dtype=np.int64), False)
         draws = np.clip(self.b + spread * np.linspace(-1, 1, resamples)[:, None], 0, 1)
         deals = np.tile(chunks[0, :, :, TS_N].sum(axis=1), (resamples, 1))
         self.boot = Bootstrap(np.zeros((resamples, 2)), draws, np.zeros((resamples, len(codes))), deals)
@@ -236,3 +236,13 @@ def test_the_equilibrium_missing_ace_or_jack_reading(classes: dict[str, tuple[fl
     assert claim.id == "eldest-beg-missing-ace-or-jack-equilibrium"
     assert claim.estimate == pytest.approx(estimate) and claim.verdict == verdict
     assert "T2:A,J" not in claim.details["p_beg_by_class"] and "T0" not in claim.details["p_beg_by_class"]
+
+
+def test_the_equilibrium_readings_pool_the_fine_subclasses() -> None:
+    # Fine classes: T0 and T0/side are both zero-trump hands, T1/side holds trump without ace and jack.
+    eq = HandMadeEquilibrium({"T0": (1.0, 0.0), "T0/side": (0.5, 0.0), "T1/side": (0.9, 0.0), "T1": (0.7, 0.0)},
+                             scheme="fine")
+    zero, missing = equilibrium_claims(eq)
+    assert zero.estimate == pytest.approx(0.75) and zero.verdict == SUPPORTED and zero.n == 2000
+    assert set(zero.details["p_beg_by_class"]) == {"T0", "T0/side"} and zero.details["classes"] == "fine"
+    assert missing.estimate == pytest.approx(0.8) and missing.verdict == SUPPORTED

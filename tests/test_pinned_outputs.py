@@ -67,7 +67,8 @@ def digest(name: str, tmp: Path) -> str:
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, (name, result.output)
     text = result.stdout
-    output, _ = json.JSONDecoder().raw_decode(text[text.find("{"):])
+    start = min(i for i in (text.find("{"), text.find("["), len(text)) if i >= 0)  # an object or a list
+    output, _ = json.JSONDecoder().raw_decode(text[start:])
     h = hashlib.sha256(json.dumps(scrub(output), sort_keys=True).encode())
     for rel in files:
         data = (tmp / rel).read_bytes()

@@ -209,3 +209,13 @@ def test_the_console_script_path() -> None:
     assert (usage.returncode, usage.stderr) == (2, "error: --players 5: out of range; give 2, 3 or 4\n")
     ok = subprocess.run([sys.executable, "-m", "analyser", "--help"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and "check-advice" in ok.stdout
+
+
+def test_start_up_does_not_load_the_analysis_modules():
+    """`allfours --help` and light commands start fast: pandas, matplotlib and the analysis
+    modules load only inside the commands that use them."""
+    code = ("import sys, analyser.cli; heavy = [m for m in ('pandas', 'matplotlib', 'analyser.analysis.advice', "
+            "'analyser.analysis.strategy', 'analyser.analysis.whatif', 'analyser.analysis.equilibrium') "
+            "if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

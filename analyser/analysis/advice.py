@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .defaults import ADVICE_DEALS, ADVICE_METHODS
 from ..engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
 )
@@ -80,14 +81,14 @@ from .stats import Z95
 from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
 from .vocabulary import DEALER, ELDEST, ROLE
 
-DEFAULT_DEALS = 500_000
+DEFAULT_DEALS = ADVICE_DEALS
 BOOTSTRAP_DRAWS = 4000
 ADVICE_STREAM = 1000
 SUPPORTED, CONTRADICTED, INCONCLUSIVE = "supported", "contradicted", "inconclusive"
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
 SOURCE = "document 003, Consejos y estrategias"
-BEST_RESPONSE, EQUILIBRIUM = "best response", "equilibrium"
+BEST_RESPONSE, EQUILIBRIUM = ADVICE_METHODS
 BEG_MORE_OFTEN = 0.5           # claim 2e: beg more often than not
 EQUILIBRIUM_RESAMPLES = 200    # bootstrap re-solves of the equilibrium readings
 Progress = Callable[[int], None]

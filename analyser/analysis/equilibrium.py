@@ -74,6 +74,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .defaults import EQUILIBRIUM_DEALS, EQUILIBRIUM_RESAMPLES
 from .. import __version__
 from ..engine.bidding import (
     BC_DEALS, BC_KICK_ENDED, BC_TRIES, LINES, MEASURE_POINTS, MEASURE_WIN, N_BC, N_TS, SCHEME_CLASSES, SCHEME_COARSE,
@@ -96,8 +97,8 @@ EQUILIBRIUM_STREAM = 2000
 BOOTSTRAP_STREAM = 2001
 SCORES_STREAM = 2002         # all-scores runs: SeedSequence(seed, spawn_key=(SCORES_STREAM, cell, chunk))
 SCORES_FILE = "scores"
-DEFAULT_DEALS = 1_000_000
-DEFAULT_RESAMPLES = 200
+DEFAULT_DEALS = EQUILIBRIUM_DEALS
+DEFAULT_RESAMPLES = EQUILIBRIUM_RESAMPLES
 CFR_ITERATIONS = 10_000
 CFR_CHECKPOINTS = (10, 100, 1000, 10_000)
 BOOTSTRAP_CFR_ITERATIONS = 3000  # per resample: the deviation gains are ~1e-7 of a point by then

@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .defaults import EQUITY_DEALS_PER_CELL
 from ..cache import cache_root
 from ..engine.bits import rng_state
 from ..engine.decisions import play_matches, sample_transitions
@@ -66,7 +67,7 @@ from . import AnalysisError
 from .stats import Z95
 
 EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
-DEFAULT_DEALS_PER_CELL = 20_000
+DEFAULT_DEALS_PER_CELL = EQUITY_DEALS_PER_CELL
 # The tables shipped with the repository, looked in (never written) when the cache lacks one;
 # absent from an installed package.
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "results" / "equity"

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .defaults import STRATEGY_DEALS, STRATEGY_ROUNDS
 from .. import __version__
 from ..engine.bits import rng_state
 from ..engine.decisions import (
@@ -78,8 +79,8 @@ from .vocabulary import ROLE, ROLE_NAMES
 STRATEGY_FORMAT = "allfours-strategy/1"
 ROLES = ROLE_NAMES  # the options, their difference and the chart's file: vocabulary.ROLE[role]
 CHUNK_DEALS = 10_000
-DEFAULT_DEALS = 1_000_000
-DEFAULT_ROUNDS = 4
+DEFAULT_DEALS = STRATEGY_DEALS
+DEFAULT_ROUNDS = STRATEGY_ROUNDS
 MAX_TRIES_PER_DEAL = 50  # dealer rounds: deck samples per wanted deal before a beg is called too rare
 Progress = Callable[[int], None]
 

@@ -36,6 +36,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from .defaults import WHATIF_BATCH, WHATIF_MAX_DEALS, WHATIF_MIN_DEALS, WHATIF_STOP_Z
 from ..cards import CardError, card_name, parse_card, parse_cards
 from ..engine.bits import rng_state
 from ..engine.deal import kick_points
@@ -53,10 +54,10 @@ OPTIONS = {role.name: tuple((role.options[flag], *role.forces(flag)) for flag in
            for role, order in ((ELDEST, (0, 1)), (DEALER, (1, 0)))}
 MEASURES = ("win", "points")
 WIN_BY = ("table", "playout")
-BATCH = 2000
-MIN_DEALS = 2000
-MAX_DEALS = 200_000
-STOP_Z = 3.0
+BATCH = WHATIF_BATCH
+MIN_DEALS = WHATIF_MIN_DEALS
+MAX_DEALS = WHATIF_MAX_DEALS
+STOP_Z = WHATIF_STOP_Z
 MIN_TRIES = 200_000  # deck samples allowed per batch before a beg is called too unlikely
 
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TYPE_CHECKING
 
 import typer
 
-from ..analysis.advice import DEFAULT_DEALS, EQUILIBRIUM, AdviceResult, Claim
+from ..analysis.defaults import ADVICE_DEALS as DEFAULT_DEALS, ADVICE_METHODS
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
 )
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.advice import AdviceResult, Claim
+
+EQUILIBRIUM = ADVICE_METHODS[1]
 
 
 def format_number(claim: Claim, value: float) -> str:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Optional, TYPE_CHECKING
 
 import typer
 
-from ..analysis.equilibrium import DEFAULT_DEALS, DEFAULT_RESAMPLES, EquilibriumResult, ScoresResult
-from ..analysis.equity import EquityTable
-from ..rules import RuleSet
-from ..analysis.vocabulary import ROLE
+from ..analysis.defaults import EQUILIBRIUM_DEALS as DEFAULT_DEALS, EQUILIBRIUM_RESAMPLES as DEFAULT_RESAMPLES
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.equilibrium import EquilibriumResult, ScoresResult
+    from ..analysis.equity import EquityTable
+    from ..rules import RuleSet
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
@@ -19,6 +21,8 @@ from .options import (
 
 
 def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
+    from ..analysis.vocabulary import ROLE
+
     key = f"p_{ROLE[role].option1}"
     lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
              f"{'class':<11} {'deals':>10} {key:>7}  {'95% CI':<15} {'heuristic':>9}  action"]

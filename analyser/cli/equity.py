@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TYPE_CHECKING
 
 import typer
 
-from ..analysis.equity import DEFAULT_DEALS_PER_CELL, EquityTable
+from ..analysis.defaults import EQUITY_DEALS_PER_CELL as DEFAULT_DEALS_PER_CELL
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.equity import EquityTable
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TYPE_CHECKING
 
 import typer
 
-from ..analysis.strategy import DEFAULT_DEALS, DEFAULT_ROUNDS, StrategyResult
-from ..analysis.vocabulary import ROLE
+from ..analysis.defaults import STRATEGY_DEALS as DEFAULT_DEALS, STRATEGY_ROUNDS as DEFAULT_ROUNDS
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.strategy import StrategyResult
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
@@ -17,6 +19,8 @@ from .options import (
 
 
 def format_role(res: StrategyResult, role: str) -> str:
+    from ..analysis.vocabulary import ROLE
+
     a, b = ROLE[role].options
     table = res.final(role)
     if not len(table):

@@ -5,11 +5,15 @@ from __future__ import annotations
 import enum
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TYPE_CHECKING
 
 import typer
 
-from ..analysis.whatif import BATCH, MAX_DEALS, MIN_DEALS, STOP_Z, WhatIfResult
+from ..analysis.defaults import WHATIF_BATCH as BATCH, WHATIF_MAX_DEALS as MAX_DEALS, WHATIF_MIN_DEALS as MIN_DEALS
+from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.whatif import WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text,

@@ -116,7 +116,9 @@ N_STATE = 42
 K_RANDOM = 0
 K_HEURISTIC = 1
 K_TUNED = 2        # the heuristic with beg/stand and give/run looked up by hand class (engine/tuned.py)
-POLICY_KINDS = ("random", "heuristic", "tuned")
+K_ORACLE = 3       # the open-hand solver's best card, seeing every hand (engine/search.py)
+K_PIMC = 4         # perfect-information Monte Carlo: the best mean over sampled worlds (engine/search.py)
+POLICY_KINDS = ("random", "heuristic", "tuned", "oracle", "pimc")
 N_CLASS_SLOTS = 33  # hand class codes (evaluator.N_HAND_CLASSES)
 T_BEG = 24                      # tuned: eldest's choice per hand class, 33 slots: 1 beg, 0 stand, -1 heuristic's rule
 T_GIVE = T_BEG + N_CLASS_SLOTS  # tuned: dealer's choice per hand class, 33 slots: 1 give, 0 run, -1 heuristic's rule
@@ -151,3 +153,7 @@ H_SMEAR = 9         # 1: throw Game points onto a partner's secure trick
 H_SCORE_AWARE = 10  # 1: the dealer never gives a gift that ends the match
 H_CASH_JACK = 11    # 1: lead the jack (then ten) of trump once no unseen trump can beat it
 H_PULL = 12         # 1: lead a boss trump while the jack or ten of trump is unseen
+# Slots 13..19: the heuristic's play-advice switches (issue 15).
+# Search players (oracle, pimc): slots 20..23; their bidding is the heuristic's (slots 0..12).
+X_WORLDS = 20       # pimc: worlds sampled per card decision
+X_MAX_CARDS = 21    # search only when at most this many cards are left in the hands; the heuristic's card before

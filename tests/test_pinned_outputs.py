@@ -44,7 +44,7 @@ def cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
         "equity-trinidad2": (["equity", "--rules", "trinidad", "--players", "2", "--deals-per-cell", "100",
                               "--out", str(tmp / "eq"), "--threads", "1", "--json"], []),
         "check-advice-trinidad": (["check-advice", "--rules", "trinidad", "--deals", "2000", "--threads", "1",
-                                   "--json"], []),
+                                   "--play-deals", "2000", "--play-matches", "200", "--json"], []),
         "tournament-trinidad": (["tournament", "--rules", "trinidad", "--a", "heuristic", "--b", "random",
                                  "--matches", "40", "--seed", "1", "--json"], []),
     }

@@ -31,6 +31,9 @@ TABLE_COLUMNS = {
     "equilibrium-dealer": ["hand class", "in words", "deals", "P(give)", "95% CI", "heuristic P(give)", "action"],
     "equilibrium-exploitability": ["strategy", "exploitability", "eldest's gain", "dealer's gain", "eldest's value"],
     "equilibrium-advice": ["claim", "test", "estimate", "95% CI", "verdict", "best response verdict", "deals"],
+    "play-advice": ["tip", "switch", "net points, on minus off", "95% CI", "verdict", "deals", "deals needed",
+                    "share changed", "effect where changed", "match-win, on minus off", "match-win 95% CI",
+                    "match-win verdict", "matches", "player follows it", "situations"],
 }
 
 
@@ -107,6 +110,20 @@ def test_the_equilibrium_section(report_dir):
     assert (report_dir / "equilibrium" / "equilibrium.json").is_file()
 
 
+def test_the_play_advice_section(report_dir):
+    md = (report_dir / "REPORT.md").read_text()
+    numbers = json.loads((report_dir / "report.json").read_text())
+    assert "## Play advice" in md
+    play = pd.read_csv(report_dir / "tables" / "play-advice.csv")
+    assert list(play["switch"]) == [c["switch"] for c in numbers["play_advice"]]
+    assert list(play["switch"]) == ["tip_capture_jack", "tip_early_trumps", "tip_trump_ace", "tip_keep_game_cards",
+                                    "tip_run_strong_side"]
+    for claim, verdict, switch in zip(play["tip"], play["verdict"], play["switch"]):
+        assert f"**{verdict}**: {claim}" in md and f"`{switch}`" in md
+    assert (play["deals"] == numbers["sizes"]["play_deals"]).all()
+    assert "Triunfe el As a toda costa" in md  # each switch quotes its tip
+
+
 def test_same_seed_same_numbers(report_dir, tmp_path):
     again = tmp_path / "again"
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
@@ -123,6 +140,7 @@ def test_three_players_report_skips_what_needs_two_sides(tmp_path):
     md = (tmp_path / "c3" / "REPORT.md").read_text()
     assert "Not estimated with three players" in md and "each plays alone" in md
     assert "## The bidding game's equilibrium" in md and "CFR+" in md
+    assert "## Play advice" in md and "each of the 3 players in turn" in md
 
 
 def test_report_errors(tmp_path):

@@ -55,6 +55,11 @@ claims 1 and 2 above are best responses to the policy's dealer.
 These claims carry ``"method": "equilibrium"``; the four above are best responses and
 keep their keys as before.
 
+The play advice of the same list (``analysis.play_advice``): each tip a switch of the
+card player, measured on duplicated deals and matches with the switch on and off for
+one side (``"method": "duplicated deals"``, in ``AdviceResult.play``; ``--json`` lists
+them after the claims above, with the same keys and more).
+
 The eldest's pass uses the streams ``SeedSequence(seed, spawn_key=(1000, chunk))``, the
 dealer's ``(1001, chunk)``, the bootstraps ``(1010 + claim,)``.
 """
@@ -88,7 +93,7 @@ SUPPORTED, CONTRADICTED, INCONCLUSIVE = "supported", "contradicted", "inconclusi
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
 SOURCE = "document 003, Consejos y estrategias"
-BEST_RESPONSE, EQUILIBRIUM = ADVICE_METHODS
+BEST_RESPONSE, EQUILIBRIUM, DUPLICATED = ADVICE_METHODS
 BEG_MORE_OFTEN = 0.5           # claim 2e: beg more often than not
 EQUILIBRIUM_RESAMPLES = 200    # bootstrap re-solves of the equilibrium readings
 Progress = Callable[[int], None]
@@ -421,9 +426,14 @@ class AdviceResult:
     dealer: pd.DataFrame
     seconds: float
     equilibrium_deals: int = 0  # decision deals of the equilibrium readings (0: not run)
+    play: list[Claim] = dataclasses.field(default_factory=list)  # the play tips (analysis.play_advice)
+    play_deals: int = 0         # duplicated deals per play tip (0: not run)
+    play_matches: int = 0       # duplicated matches per play tip
+    play_observer: str = ""     # the player whose habits the play tips' observation reads
+    play_skipped: str = ""      # why the play tips were not measured, if they were asked for and were not
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [c.to_json() for c in self.claims]
+        return [c.to_json() for c in self.claims + self.play]
 
 
 def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame:
@@ -439,9 +449,10 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
 def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
                  progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
-                 equilibrium_deals: int = 0) -> AdviceResult:
+                 equilibrium_deals: int = 0, play_deals: int = 0, play_matches: int = 0) -> AdviceResult:
     """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer;
-    with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals."""
+    with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals;
+    with `play_deals`, also the play tips on that many duplicated deals and `play_matches` matches each."""
     import time
 
     if deals < 1:
@@ -469,6 +480,14 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
         eq = run_equilibrium(rules, policy, equilibrium_deals, seed, "coarse", score, None,
                              resamples=EQUILIBRIUM_RESAMPLES, executor=executor, progress=progress, net_points=True)
         claims += equilibrium_claims(eq, {c.id: c for c in claims})
+    play = None
+    if play_deals > 0:
+        from .play_advice import check_play_advice
+
+        play = check_play_advice(rules, policy, play_deals, play_matches, seed, scores, executor, progress)
     return AdviceResult(rules, policy, deals, seed, tuple(int(x) for x in scores[:rules.sides]), claims,
                         class_frame(eldest, e_counts, "eldest"), class_frame(dealer, d_counts, "dealer"),
-                        time.perf_counter() - start, equilibrium_deals)
+                        time.perf_counter() - start, equilibrium_deals,
+                        play=play.claims if play else [], play_deals=play.deals if play else 0,
+                        play_matches=play.matches if play else 0, play_observer=play.observer if play else "",
+                        play_skipped=play.skipped if play else "")

@@ -5,7 +5,9 @@ analysis modules themselves (numba, pandas, matplotlib) waits until a command ru
 """
 
 ADVICE_DEALS = 500_000             # check-advice: paired decision deals per role
-ADVICE_METHODS = ("best response", "equilibrium")
+ADVICE_METHODS = ("best response", "equilibrium", "duplicated deals")
+PLAY_ADVICE_DEALS = 100_000        # check-advice: duplicated deals per play tip (each played 4 ways, 6 with 3 players)
+PLAY_ADVICE_MATCHES = 20_000       # check-advice: duplicated matches per play tip (as many ways)
 EQUILIBRIUM_DEALS = 1_000_000      # equilibrium: decision deals, each played three ways
 EQUILIBRIUM_RESAMPLES = 200        # equilibrium: bootstrap re-solves
 EQUITY_DEALS_PER_CELL = 20_000     # equity: single deals sampled from every score

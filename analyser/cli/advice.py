@@ -8,10 +8,10 @@ from typing import Annotated, Optional, TYPE_CHECKING
 
 import typer
 
-from ..analysis.defaults import ADVICE_DEALS as DEFAULT_DEALS, ADVICE_METHODS
+from ..analysis.defaults import ADVICE_DEALS as DEFAULT_DEALS, ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
+    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text,
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
@@ -74,10 +74,53 @@ def format_result(res: AdviceResult) -> str:
             else:
                 lines.append(f"  {key.replace('_', ' ')}: {value}")
         lines.append("")
+    lines += format_play(res)
     extra = f" and {res.equilibrium_deals:,} equilibrium deals" if res.equilibrium_deals else ""
-    lines.append(f"{2 * res.deals:,} paired deals{extra} in {res.seconds:.1f} s "
-                 f"({(2 * res.deals + res.equilibrium_deals) / res.seconds:,.0f} deals/s)")
+    if res.play_deals:
+        extra += f"; play tips on {res.play_deals:,} duplicated deals and {res.play_matches:,} matches each"
+    rate = "" if res.play_deals else f" ({(2 * res.deals + res.equilibrium_deals) / res.seconds:,.0f} deals/s)"
+    lines.append(f"{2 * res.deals:,} paired deals{extra} in {res.seconds:.1f} s{rate}")
     return "\n".join(lines)
+
+
+def ci_text(value: dict, fmt: str = "+.3f") -> str:
+    return f"{value['estimate']:{fmt}}, 95% CI [{value['ci95'][0]:{fmt}}, {value['ci95'][1]:{fmt}}]"
+
+
+def format_play(res: AdviceResult) -> list[str]:
+    """The play tips' block of the text output."""
+    if res.play_skipped:
+        return [f"Play advice: not measured ({res.play_skipped}).", ""]
+    if not res.play:
+        return []
+    sides = "each side" if res.rules.sides == 2 else f"each of the {res.rules.sides} players"
+    lines = [f"Play advice (document 003), each tip a switch of the {res.policy} player: the same "
+             f"{res.play_deals:,} deals ({score_text(res.score)}) and {res.play_matches:,} matches played with the "
+             f"switch on and off for one side, the other unchanged, the tip side in turn {sides}", ""]
+    for claim in res.play:
+        d = claim.details
+        lines.append(f"[{claim.verdict}] ({claim.method}) {claim.claim}")
+        lines.append(f"  switch {d['switch']}: {d['switch_does']}")
+        lines.append(f"  net points per deal, on minus off: {ci_text({'estimate': claim.estimate, 'ci95': claim.ci95})}"
+                     f" ({claim.n:,} deals)" + (f"; inconclusive: about {d['deals_needed']:,} deals would separate "
+                                                 "it from zero" if d.get("deals_needed") else ""))
+        lines.append(f"  against the policy: on {ci_text(d['tip_on_against_policy'])}, off "
+                     f"{ci_text(d['tip_off_against_policy'])} net points per deal")
+        ch, where = d["changed_share"], d["effect_where_changed"]
+        lines.append(f"  the switch changed a card or decision in {ci_text(ch, '.1%')} of plays; effect where it "
+                     f"did: {ci_text(where)} net points")
+        if "match_win_rate" in d:
+            m = d["match_win_rate"]
+            need = f"; about {m['matches_needed']:,} matches would separate it" if m.get("matches_needed") else ""
+            lines.append(f"  match-win rate: on {m['on']['estimate']:.1%}, off {m['off']['estimate']:.1%}, on minus "
+                         f"off {ci_text(m, '+.2%')} [{m['verdict']}] ({m['matches']:,} matches{need})")
+        f = d["followed_by_player"]
+        lines.append(f"  the {f['player']} follows it in {ci_text(f, '.1%')} of {f['situations']:,} {f['over']} "
+                     "where it applies")
+        if d.get("note"):
+            lines.append(f"  note: {d['note']}")
+        lines.append("")
+    return lines
 
 
 def write_out(res: AdviceResult, out: Path) -> None:
@@ -88,7 +131,7 @@ def write_out(res: AdviceResult, out: Path) -> None:
     (out / "advice.json").write_text(json.dumps(res.to_json(), indent=1) + "\n", encoding="utf-8")
     rows = [{"id": c.id, "claim": c.claim, "test": c.test, "estimate": c.estimate, "ci_lo": c.ci95[0],
              "ci_hi": c.ci95[1], "verdict": c.verdict, "n": c.n, "unit": c.unit, "method": c.method}
-            for c in res.claims]
+            for c in res.claims + res.play]
     pd.DataFrame(rows).to_csv(out / "advice.csv", index=False)
     for role, frame in (("eldest", res.eldest), ("dealer", res.dealer)):
         frame.to_csv(out / f"advice-{role}-classes.csv", index=False)
@@ -115,13 +158,21 @@ def check_advice(
     no_equilibrium: Annotated[bool, typer.Option(
         "--no-equilibrium", help="Skip the equilibrium readings of the eldest's two claims (the bidding game "
                                  "solved on --deals decision deals).")] = False,
+    play_deals: Annotated[int, typer.Option("--play-deals", min=0, max=1_000_000_000,
+                                            help="Duplicated deals per play tip, each played with the tip on and off "
+                                                 "in every seating (0: skip the play tips).")] = PLAY_ADVICE_DEALS,
+    play_matches: Annotated[int, typer.Option("--play-matches", min=0, max=100_000_000,
+                                              help="Duplicated matches per play tip, for the match-win rate (0: "
+                                                   "skip).")] = PLAY_ADVICE_MATCHES,
     json_out: JsonOpt = False,
 ) -> None:
     """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim.
 
     The eldest's two claims are read twice: as a best response to the policy's dealer and
     against the bidding game's equilibrium (method "equilibrium" in --json; --no-equilibrium
-    skips it). An existing non-empty --out folder is refused unless --force.
+    skips it). The play tips are switches of the card player, each measured on the same
+    deals and matches with the switch on and off for one side (method "duplicated deals").
+    An existing non-empty --out folder is refused unless --force.
     """
     from ..analysis import advice
     from ..analysis.strategy import parse_side_score
@@ -135,9 +186,12 @@ def check_advice(
     check_output(out, "--out", folder=True, force=force)
     announce_engine()
     eq_deals = 0 if no_equilibrium else deals
-    with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", 2 * deals + eq_deals) as bar:
+    if play_deals == 1:
+        fail("--play-deals: give at least 2 deals (or 0 to skip the play tips)")
+    total = 2 * deals + eq_deals + (2 * play_deals + play_matches if play_deals else 0)
+    with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
-                                  equilibrium_deals=eq_deals)
+                                  equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches)
     if out is not None:
         with file_errors(out):
             write_out(res, out)

@@ -53,11 +53,22 @@ Card play, each case's rules in the order they are tried:
   side tens, the ten of trump, the jack of trump. GUARD_JACK: while we hold the
   jack, the small trumps are its guards and move after the side aces.
 
+Document 003's advice as switches (``engine/tips.py`` says exactly what each does,
+quoting the tip): TIP_CAPTURE_JACK (``tip_capture_jack``), TIP_EARLY_TRUMPS
+(``tip_early_trumps``), TIP_TRUMP_ACE (``tip_trump_ace``) and TIP_KEEP_GAME
+(``tip_keep_game_cards``) narrow the legal cards in their situation before the rules
+above choose among what is left (a lead rule whose card is not allowed is skipped);
+TIP_RUN_STRONG_SIDE (``tip_run_strong_side``) decides the dealer's give or run with a
+strong side suit, after GIVE_NEVER_LOSES. Each is -1 by default (the rules above, as
+they are), 1 forces the tip on, 0 forces it off; ``check-advice`` measures them.
+
 Parameters (name: index, default): beg: 0, -1; give: 1, -1; bunch: 2, -1;
 beg_trumps: 3, 2; give_trumps: 4, 3; bunch_trumps: 5, 2; win_points: 6, 4;
 jack_value: 7, 10; draw_trumps: 8, 2; smear: 9, 1; score_aware: 10, 1;
-cash_jack: 11, 1; pull: 12, 1 (flags: 1 on, 0 off). Against the random player the
-defaults win about 83% of trinidad matches (``allfours tournament``).
+cash_jack: 11, 1; pull: 12, 1 (flags: 1 on, 0 off); tip_capture_jack: 13, -1;
+tip_early_trumps: 14, -1; tip_trump_ace: 15, -1; tip_keep_game_cards: 16, -1;
+tip_run_strong_side: 17, -1. Against the random player the defaults win about 83% of
+trinidad matches (``allfours tournament``).
 """
 
 from __future__ import annotations
@@ -73,8 +84,10 @@ from .bits import (
 from .evaluator import trump_strength
 from .layout import (
     PS_BEST_CARD, PS_BEST_SEAT, PS_HAND, PS_LED, PS_PLAYED, PS_TO_PLAY, PS_TRICK_MASK, PS_TRUMP, H_BEG_TRUMPS, H_BUNCH_TRUMPS, H_CASH_JACK,
-    H_DRAW_TRUMPS, H_GIVE_TRUMPS, H_JACK_VALUE, H_PULL, H_SCORE_AWARE, H_SMEAR, H_WIN_POINTS, P_BEG, P_BUNCH, P_GIVE,
+    H_DRAW_TRUMPS, H_GIVE_TRUMPS, H_JACK_VALUE, H_PULL, H_SCORE_AWARE, H_SMEAR, H_TIP_CAPTURE_JACK, H_TIP_EARLY_TRUMPS,
+    H_TIP_KEEP_GAME, H_TIP_RUN_STRONG_SIDE, H_TIP_TRUMP_ACE, H_WIN_POINTS, P_BEG, P_BUNCH, P_GIVE,
 )
+from .tips import TIP_DEFAULT, tip_allowed, tip_give, tips_active
 
 # Defaults of the heuristic's parameter row (policy.py names them).
 HEURISTIC_DEFAULTS = {
@@ -82,6 +95,10 @@ HEURISTIC_DEFAULTS = {
     "beg_trumps": (H_BEG_TRUMPS, 2.0), "give_trumps": (H_GIVE_TRUMPS, 3.0), "bunch_trumps": (H_BUNCH_TRUMPS, 2.0),
     "win_points": (H_WIN_POINTS, 4.0), "jack_value": (H_JACK_VALUE, 10.0), "draw_trumps": (H_DRAW_TRUMPS, 2.0),
     "smear": (H_SMEAR, 1.0), "score_aware": (H_SCORE_AWARE, 1.0), "cash_jack": (H_CASH_JACK, 1.0), "pull": (H_PULL, 1.0),
+    # Document 003's play advice as switches (engine/tips.py): -1 as the rules above play, 1 on, 0 off.
+    "tip_capture_jack": (H_TIP_CAPTURE_JACK, TIP_DEFAULT), "tip_early_trumps": (H_TIP_EARLY_TRUMPS, TIP_DEFAULT),
+    "tip_trump_ace": (H_TIP_TRUMP_ACE, TIP_DEFAULT), "tip_keep_game_cards": (H_TIP_KEEP_GAME, TIP_DEFAULT),
+    "tip_run_strong_side": (H_TIP_RUN_STRONG_SIDE, TIP_DEFAULT),
 }
 
 ALL_CARDS = np.uint64((1 << 52) - 1)
@@ -121,6 +138,9 @@ def heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng):
         return rand_unit(rng) < params[P_GIVE]
     if params[H_SCORE_AWARE] > 0.0 and gift_wins_match(dealer, scores, rules):
         return False  # GIVE_NEVER_LOSES
+    tip = tip_give(params, hand, turnup // 13)
+    if tip >= 0:
+        return tip == 1  # tip_run_strong_side, when switched on or off
     return trump_strength(hand, turnup // 13) >= params[H_GIVE_TRUMPS]  # GIVE_STRONG
 
 
@@ -278,7 +298,9 @@ def smear_card(legal, trump):
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_lead(hand, trump, unseen, cash_jack, pull, draw_trumps):
+def heuristic_lead(hand, allowed, trump, unseen, cash_jack, pull, draw_trumps):
+    """The lead from `hand`, among the cards `allowed` (the hand itself unless a tip switch narrows it): each
+    rule names its card from the whole hand and is skipped when that card is not allowed."""
     tmask = suit_mask(trump)
     jack_card = trump * 13 + RANK_JACK
     ten_card = trump * 13 + RANK_TEN
@@ -287,22 +309,22 @@ def heuristic_lead(hand, trump, unseen, cash_jack, pull, draw_trumps):
     unseen_trumps = unseen & tmask
     if trumps and cash_jack:
         # CASH_BOSS_JACK: the jack, then the ten, once no unseen trump beats them.
-        if (trumps & jack) and (unseen_trumps & above(jack_card)) == 0:
+        if (trumps & jack & allowed) and (unseen_trumps & above(jack_card)) == 0:
             return jack_card
-        if (trumps & bit(ten_card)) and (unseen_trumps & above(ten_card)) == 0:
+        if (trumps & bit(ten_card) & allowed) and (unseen_trumps & above(ten_card)) == 0:
             return ten_card
     if pull and trumps and (unseen_trumps & (jack | bit(ten_card))):
         top = highest_card(trumps)
-        if (unseen_trumps & above(top)) == 0 and top != jack_card:
+        if (unseen_trumps & above(top)) == 0 and top != jack_card and (allowed & bit(top)):
             return top  # PULL
     small = trumps & (jack - U1)
-    if (unseen_trumps & jack) and small and popcount(small) >= draw_trumps:
+    if (unseen_trumps & jack) and small and popcount(small) >= draw_trumps and (allowed & bit(lowest_card(small))):
         return lowest_card(small)  # DRAW_JACK
     # LEAD_LOW_SIDE: a card without points from the longest side suit.
     best_len = 0
     best = -1
     for s in range(4):
-        plain = hand & suit_mask(s) & PLAIN
+        plain = allowed & suit_mask(s) & PLAIN
         if s != trump and plain:
             length = popcount(hand & suit_mask(s))
             if length > best_len:
@@ -310,7 +332,7 @@ def heuristic_lead(hand, trump, unseen, cash_jack, pull, draw_trumps):
                 best = lowest_card(plain)
     if best >= 0:
         return best
-    return cheapest(hand, trump, (hand & jack) != 0)  # KEEP_TENS: point cards and the jack last
+    return cheapest(allowed, trump, (hand & jack) != 0)  # KEEP_TENS: point cards and the jack last
 
 
 @njit(cache=True, _nrt=False)
@@ -319,6 +341,10 @@ def heuristic_card(params, state, legal, rules, rng):
     legal = np.uint64(legal)
     if (legal & (legal - U1)) == 0:
         return lowest_card(legal)  # one legal card
+    if tips_active(params):  # document 003's play advice, switched on or off (engine/tips.py)
+        legal = tip_allowed(params, state, legal)
+        if (legal & (legal - U1)) == 0:
+            return lowest_card(legal)
     n = rules[R_PLAYERS]
     seat = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]
@@ -327,7 +353,8 @@ def heuristic_card(params, state, legal, rules, rng):
     unseen = ALL_CARDS & ~hand & ~np.uint64(state[PS_PLAYED]) & ~trick
     led = state[PS_LED]
     if led < 0:
-        return heuristic_lead(hand, trump, unseen, params[H_CASH_JACK] > 0.0, params[H_PULL] > 0.0, params[H_DRAW_TRUMPS])
+        return heuristic_lead(hand, legal, trump, unseen, params[H_CASH_JACK] > 0.0, params[H_PULL] > 0.0,
+                              params[H_DRAW_TRUMPS])
     tmask = suit_mask(trump)
     jack = bit(trump * 13 + RANK_JACK)
     guarding = (hand & jack) != 0

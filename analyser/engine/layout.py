@@ -154,6 +154,12 @@ H_SCORE_AWARE = 10  # 1: the dealer never gives a gift that ends the match
 H_CASH_JACK = 11    # 1: lead the jack (then ten) of trump once no unseen trump can beat it
 H_PULL = 12         # 1: lead a boss trump while the jack or ten of trump is unseen
 # Slots 13..19: the heuristic's play-advice switches (issue 15).
+# Each: -1 as the player plays without it, 1 the tip forced on, 0 forced off (engine/tips.py).
+H_TIP_CAPTURE_JACK = 13     # lead a small trump while the jack is out ("capturar la Jota")
+H_TIP_EARLY_TRUMPS = 14     # the same in tricks 1 and 2 only ("salga con triunfos bajos en las bazas 1 y 2")
+H_TIP_TRUMP_ACE = 15        # trump an opponent's side ace ("Triunfe el As a toda costa")
+H_TIP_KEEP_GAME = 16        # keep side aces and tens for the last tricks ("Guarde sus mejores cartas")
+H_TIP_RUN_STRONG_SIDE = 17  # the dealer runs when strong in a side suit ("rechace la peticion y corra las cartas")
 # Search players (oracle, pimc): slots 20..23; their bidding is the heuristic's (slots 0..12).
 X_WORLDS = 20       # pimc: worlds sampled per card decision
 X_MAX_CARDS = 21    # search only when at most this many cards are left in the hands; the heuristic's card before

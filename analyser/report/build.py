@@ -39,6 +39,7 @@ from ..rules import RuleSet
 from ..rules_text import describe
 from .charts import score_shift_chart, tournament_chart
 from .document import Document
+from .play import play_section
 from .sections import Pairing, player_strength, score_shifts
 from .thumb import rules_of_thumb
 
@@ -78,14 +79,16 @@ class Sizes:
     matches: int
     whatif: int
     equilibrium: int
-
+    play_deals: int      # duplicated deals per play tip
+    play_matches: int    # duplicated matches per play tip
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
         return cls(strategy=deals, advice=max(2000, min(deals, 2_000_000)),
                    equity_per_cell=max(1000, min(20_000, deals // 50)),
                    matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
-                   equilibrium=max(2000, min(deals, 1_000_000)))
+                   equilibrium=max(2000, min(deals, 1_000_000)),
+                   play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
@@ -137,8 +140,10 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
             say("match equity: the table in the report folder's cache")
         equity, _, _ = equity_table(rules, tuned, sizes.equity_per_cell, seed, out / "equity", threads=threads,
                                     executor=executor)
-    say(f"advice check: {sizes.advice:,} deals per role")
-    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
+    say(f"advice check: {sizes.advice:,} deals per role; play tips: {sizes.play_deals:,} duplicated deals and "
+        f"{sizes.play_matches:,} matches each")
+    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor,
+                          play_deals=sizes.play_deals, play_matches=sizes.play_matches)
     say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
     eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
                          resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
@@ -206,14 +211,14 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                       "the score what-ifs above play every match out instead.")
 
     doc.heading("The published advice, tested")
-    claims = advice.to_json()
+    claims = [c.to_json() for c in advice.claims]
     numbers["advice"] = claims
     advice_view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
                                  "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
                                  "deals": c["n"]} for c in claims])
     path = save_table(advice_view, out, "advice")
     doc.paragraph(f"Document 003 (\"Consejos y estrategias\") gives four pieces of advice about begging and "
-                  f"giving. Each is tested as stated in the table, with {sizes.advice:,} paired deals per role "
+                  f"giving (its advice on card play: \"Play advice\" below). Each is tested as stated in the table, with {sizes.advice:,} paired deals per role "
                   "under the heuristic player: *supported* when the 95% CI lies on the claim's side, "
                   "*contradicted* when it lies wholly on the other, else *inconclusive*.")
     doc.bullets([f"**{c['verdict']}**: {c['claim']} — estimate {c['estimate']:.3f} {c.get('unit', '')}, "
@@ -221,6 +226,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     doc.table(advice_view, "Advice check", path)
 
     _equilibrium(doc, out, eq, advice, numbers)
+    play_section(doc, out, advice, numbers, save_table)
 
     doc.heading("How strong are the simulated players?")
     if strength is not None:
@@ -357,7 +363,9 @@ def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: in
         f"Match equity: {sizes.equity_per_cell:,} one-deal transitions per score cell, solved backwards.",
         f"Advice check: {sizes.advice:,} paired deals per role; tournaments: {sizes.matches:,} matches per "
         f"pairing; score what-ifs: up to {sizes.whatif:,} paired deals each; bidding equilibrium: "
-        f"{sizes.equilibrium:,} decision deals (run folder `equilibrium/`). Seed {seed} throughout.",
+        f"{sizes.equilibrium:,} decision deals (run folder `equilibrium/`); play advice: {sizes.play_deals:,} "
+        f"duplicated deals and {sizes.play_matches:,} duplicated matches per tip, each played with the tip on and "
+        f"off in every seating. Seed {seed} throughout.",
         "Limits: the players follow fixed rules, not an optimal strategy; hand classes pool hands that differ "
         "in side suits; a best-response cycle (seen with two players) means the tuned choices of the last "
         "round can still be exploited.",

@@ -278,3 +278,15 @@ def test_same_deals_for_every_tip():
         assert "match_win_rate" not in c.details
         on, off = c.details["tip_on_against_policy"], c.details["tip_off_against_policy"]
         assert abs((on["estimate"] - off["estimate"]) - c.estimate) < 1e-9
+
+
+def test_the_observation_reads_any_card_player_from_its_log():
+    """The observation replays the log, so it reads a player without tip switches too (the hook for pimc)."""
+    rules = make_rules("trinidad", players=2)
+    res = check_play_advice(rules, deals=300, matches=0, seed=5, executor=LocalExecutor(1), observer="random:beg=1",
+                            observe_deals=400)
+    for c in res.claims:
+        f = c.details["followed_by_player"]
+        assert f["player"] == "random:beg=1" and "note" not in f
+        assert 0 < f["situations"] and 0 <= f["followed"] <= f["situations"]
+    assert res.observed_deals == 400

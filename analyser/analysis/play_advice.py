@@ -72,8 +72,11 @@ CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
 SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED)  # card players whose card play obeys the tip switches (heuristic_card)
 # The player whose habits the observation reads: the strongest card player the engine dispatches. The pimc search
-# player (engine/search.py) is meant to take this place once policies.choose_card plays it.
+# player (engine/search.py) is meant to take this place once policies.choose_card plays it: pass observer="pimc"
+# (and fewer observe_deals: a search player is slow) to check_play_advice, the kernels need nothing more.
 OBSERVER = "heuristic"
+OBSERVER_NOTE = ("the heuristic, the strongest card player measured here; the pimc search player is the intended "
+                 "observer once the engine plays it")
 DUPLICATED = ADVICE_METHODS[2]
 SOURCE = "document 003, Consejos y estrategias"
 Progress = Callable[[int], None]
@@ -325,6 +328,8 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
         "estimate": followed / situations if situations else math.nan, "ci95": list(wilson_ci(followed, situations)),
         "over": "dealer's answers to a beg" if tip.tip == TIP_RUN_STRONG_SIDE else "card decisions",
     }
+    if observer == OBSERVER:
+        details["followed_by_player"]["note"] = OBSERVER_NOTE
     if tip.note:
         details["note"] = tip.note
     test = (f"the tip side's net points per deal with {tip.switch} on minus off ({tip.does}), the other side "
@@ -337,9 +342,10 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
 def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PLAY_ADVICE_DEALS,
                       matches: int = PLAY_ADVICE_MATCHES, seed: int = 1, scores: np.ndarray | None = None,
                       executor: Executor | None = None, progress: Progress | None = None,
-                      observer: str = OBSERVER) -> PlayAdviceResult:
+                      observer: str = OBSERVER, observe_deals: int | None = None) -> PlayAdviceResult:
     """Measure every tip on `deals` duplicated deals (from `scores`, int64[4] by side, eldest's side first) and
-    `matches` duplicated matches, and observe `observer` on `deals` deals (module docstring)."""
+    `matches` duplicated matches, and observe `observer` on `observe_deals` deals (default `deals`; module
+    docstring)."""
     if deals < 2:
         raise ValueError("play advice needs at least 2 deals")
     executor = executor if executor is not None else LocalExecutor(None)
@@ -357,10 +363,13 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
         chunks = run_chunks(executor, matches_chunk, "tips-matches", (rules_array, kinds, on, off, seed), matches,
                             CHUNK_PLAY_MATCHES, progress)
         match_out = np.concatenate([rows for _, rows in chunks])
+    observe_deals = deals if observe_deals is None else observe_deals
+    if observe_deals < 1:
+        raise ValueError("the observation needs at least 1 deal")
     obs_kinds, obs_params = seat_policies([observer], rules.players)
     counts = np.sum(run_chunks(executor, observe_chunk, "tips-observe", (rules_array, scores, obs_kinds, obs_params,
-                                                                          seed), deals, CHUNK_PLAY_DEALS, progress),
-                    axis=0)
+                                                                          seed), observe_deals, CHUNK_PLAY_DEALS,
+                               progress), axis=0)
     claims = [tip_claim(t, deals_out[:, t.tip], None if match_out is None else match_out[:, t.tip], counts[t.tip],
                         observer, rules.sides) for t in TIPS]
-    return PlayAdviceResult(claims, deals, matches, observer, deals)
+    return PlayAdviceResult(claims, deals, matches, observer, observe_deals)

@@ -352,6 +352,8 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
     scores = np.zeros(4, dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
     kinds, on, off = tip_rows(rules, policy)
     if any(int(k) not in SWITCHABLE_KINDS for k in kinds):
+        if progress is not None:
+            progress(2 * deals + matches)  # nothing to play: the progress bar is done
         return PlayAdviceResult([], 0, 0, observer, 0, skipped=f"the policy {policy!r} has no tip switches: play "
                                                                   "advice is measured with heuristic or tuned players")
     rules_array = rules.as_array()

@@ -21,6 +21,7 @@ from ..errors import AllFoursError
 from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
 from . import rules
 from . import solve
+from . import analyse
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -128,6 +129,7 @@ app.command("tournament")(tournament.tournament)
 app.command("bench")(bench.bench)
 app.command("equity")(equity.equity)
 app.command("whatif")(whatif.whatif)
+app.command("analyse")(analyse.analyse)
 app.command("strategy")(strategy.strategy)
 app.command("equilibrium")(equilibrium.equilibrium)
 app.command("check-advice")(advice.check_advice)

@@ -1,0 +1,524 @@
+"""Analyse a recorded game: every decision's value, the best choice, the loss, and the luck of the deal.
+
+For every decision of every line of a log (``logcuts.py`` finds them, refereeing the
+line as ``replay`` does), from the decider's point of view, with only what it could see:
+
+* **card decisions**: each legal card valued over ``worlds`` worlds consistent with what
+  the seat has seen, each world solved with every hand open (``cardvalues.py``). The
+  best card has the highest mean; the **loss** of the card played is the best card's
+  value minus its value, world by world on the same worlds, so its 95% CI is the paired
+  one. Positions with more than ``max_cards`` cards left in the hands are not analysed
+  (the solver's work grows about 2.5-fold per card; a 12-card trinidad deal after runs
+  is out of reach from the first tricks), and the output says so. A play with one legal
+  card is no decision (counted as forced).
+* **bids** (stand/beg, give/run): the what-if's paired rollouts (``whatif.py``) from that
+  exact position: the decider's hand, the turn-up, the score, its role, ``bid_deals``
+  deals with both options on each deal, every other decision by ``policy``. The loss
+  is the best option's net points minus the chosen one's.
+
+Losses are in net points of the deal for the decider's side (its points minus the
+others'). Card values count High, Low, Jack (hang jack) and Game under perfect play;
+bid values count everything from the decision to the end of the deal (gift, kicks of
+runs), under the rollout policy's play. Each decision is flagged by its loss:
+``doubtful``, ``error``, ``blunder`` (thresholds as options).
+
+**The luck of the deal**: the perfect-information value of the position (every hand
+open, perfect play by everyone) at the first lead, or at the first trick with at most
+``max_cards`` cards left, for each side; beside it the **result**, what the deal's play
+really gave (High, Low, Jack, Game, net). Result minus luck is what the play of both
+sides made of the cards dealt.
+
+Every decision draws its worlds or deals from its own stream,
+``SeedSequence(seed, spawn_key=(line, event))``: the same seed gives the same answer
+whatever is analysed with it (one seat, one side, the whole file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..cards import card_name
+from ..engine.bits import rng_state
+from ..engine.layout import PS_LED, PS_TRICK_NO
+from ..replay import LogError
+from ..rules import RuleSet
+from . import AnalysisError
+from .cardvalues import Buffers, CardValues, card_values, cards_left
+from .defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
+from .equity import EquityTable
+from .logcuts import Bid, LineDecisions, Play, line_decisions
+from .stats import Estimate, Z95, estimate
+from .whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_score, run_batch
+
+FLAGS = ("doubtful", "error", "blunder")
+KINDS = ("bid", "card")
+POINT_WHY = ("high", "low", "jack", "hang-jack", "game")
+DEAL_WHY = ("kick", "gift", "jack-bonus")
+
+
+@dataclasses.dataclass(frozen=True)
+class Thresholds:
+    """Losses (net points) from which a decision is flagged."""
+
+    doubtful: float = 0.1
+    error: float = 0.3
+    blunder: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.doubtful <= self.error <= self.blunder:
+            raise AnalysisError(f"flag thresholds must rise: 0 < doubtful ({self.doubtful:g}) <= error "
+                                f"({self.error:g}) <= blunder ({self.blunder:g})")
+
+    def flag(self, loss: float | None) -> str | None:
+        if loss is None:
+            return None
+        for name in reversed(FLAGS):
+            if loss >= getattr(self, name) - 1e-9:
+                return name
+        return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    worlds: int = ANALYSE_WORLDS
+    bid_deals: int = ANALYSE_BID_DEALS
+    policy: str = "heuristic"
+    max_cards: int = ANALYSE_MAX_CARDS
+    seed: int = 1
+    thresholds: Thresholds = Thresholds()
+    threads: int | None = None
+    seats: frozenset[int] | None = None   # only these seats' decisions (None: all)
+    sides: frozenset[int] | None = None   # only these sides' decisions
+
+    def wanted(self, rules: RuleSet, seat: int) -> bool:
+        if self.seats is not None and seat not in self.seats:
+            return False
+        return self.sides is None or rules.side_of(seat) in self.sides
+
+    def to_json(self) -> dict[str, Any]:
+        return {"worlds": self.worlds, "bid_deals": self.bid_deals, "policy": self.policy,
+                "max_cards": self.max_cards, "seed": self.seed,
+                "thresholds": dataclasses.asdict(self.thresholds),
+                "seats": sorted(self.seats) if self.seats is not None else None,
+                "sides": sorted(self.sides) if self.sides is not None else None}
+
+
+@dataclasses.dataclass
+class Decision:
+    """One decision, judged. `loss` None: not analysed (`note` says why)."""
+
+    line: int
+    event: int
+    seat: int
+    side: int
+    kind: str                 # "bid" or "card"
+    chosen: str
+    best: str | None
+    loss: float | None
+    loss_ci95: tuple[float, float] | None
+    flag: str | None
+    where: str                # "eldest" / "dealer" for a bid; the position in words for a card
+    options: dict[str, dict[str, Any]]
+    samples: int              # worlds (cards) or deals (bids) it was judged on
+    win_loss: float | None = None   # match-win probability lost, where known
+    note: str | None = None
+    trick: int | None = None  # card decisions: 1-based trick number
+
+    @property
+    def analysed(self) -> bool:
+        return self.loss is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "event": self.event, "seat": self.seat, "side": self.side, "kind": self.kind,
+                "chosen": self.chosen, "best": self.best, "loss": self.loss,
+                "loss_ci95": list(self.loss_ci95) if self.loss_ci95 else None, "flag": self.flag,
+                "analysed": self.analysed, "where": self.where, "trick": self.trick, "samples": self.samples,
+                "win_loss": self.win_loss, "options": self.options, "note": self.note}
+
+
+@dataclasses.dataclass
+class LineReport:
+    line: int
+    match: int
+    obj: dict[str, Any]
+    facts: LineDecisions
+    decisions: list[Decision]
+    forced: int                         # plays with one legal card
+    luck: list[float] | None            # per side: perfect-information value (two sides)
+    luck_trick: int | None              # the trick it was taken at (1: the first lead)
+    result: list[float] | None          # per side: what the play gave, net
+    deal_points: list[int]              # per side: kicks, gift, jack bonus
+    note: str | None = None
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.facts.rules
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.facts.verdict
+        return {"line": self.line, "match": self.match, "dealer": self.facts.dealer,
+                "score_before": self.facts.score_before, "score_after": v.score_after if v else None,
+                "winner": v.winner if v else None, "decisions": len(self.decisions), "forced": self.forced,
+                "luck": self.luck, "luck_trick": self.luck_trick, "result": self.result,
+                "deal_points": self.deal_points, "note": self.note}
+
+
+@dataclasses.dataclass
+class Report:
+    file: str
+    settings: Settings
+    lines: list[LineReport]
+    win_prob: bool                      # match-win probabilities were computed (two sides, a table)
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for line in self.lines for d in line.decisions]
+
+    @property
+    def matches(self) -> int:
+        return len({line.match for line in self.lines})
+
+    def seats(self) -> list[tuple[int, int]]:
+        """(seat, side) of every seat that plays in the file."""
+        out = set()
+        for line in self.lines:
+            for s in range(line.rules.players):
+                out.add((s, line.rules.side_of(s)))
+        return sorted(out)
+
+    def players(self, match: int | None = None) -> list[dict[str, Any]]:
+        decisions = [d for line in self.lines if match is None or line.match == match for d in line.decisions]
+        out = []
+        for seat, side in self.seats():
+            if not self.settings.wanted(_rules_for(self, seat), seat):
+                continue
+            mine = [d for d in decisions if d.seat == seat]
+            out.append({"seat": seat, "side": side, **summary(mine, self.settings.thresholds),
+                        "bid": summary([d for d in mine if d.kind == "bid"], self.settings.thresholds),
+                        "card": summary([d for d in mine if d.kind == "card"], self.settings.thresholds)})
+        return out
+
+    def sides(self, match: int | None = None) -> list[dict[str, Any]]:
+        lines = [line for line in self.lines if match is None or line.match == match]
+        decisions = [d for line in lines for d in line.decisions]
+        out = []
+        for side in sorted({side for _, side in self.seats()}):
+            mine = [d for d in decisions if d.side == side]
+            luck = [line.luck[side] for line in lines if line.luck is not None]
+            result = [line.result[side] for line in lines if line.result is not None and line.luck is not None]
+            out.append({"side": side, "seats": [s for s, sd in self.seats() if sd == side],
+                        **summary(mine, self.settings.thresholds),
+                        "bid": summary([d for d in mine if d.kind == "bid"], self.settings.thresholds),
+                        "card": summary([d for d in mine if d.kind == "card"], self.settings.thresholds),
+                        "luck": float(sum(luck)) if luck else None, "result": float(sum(result)) if result else None,
+                        "luck_deals": len(luck)})
+        return out
+
+    def match_summaries(self) -> list[dict[str, Any]]:
+        out = []
+        for m in sorted({line.match for line in self.lines}):
+            lines = [line for line in self.lines if line.match == m]
+            last = lines[-1].facts.verdict
+            out.append({"match": m, "lines": [lines[0].line, lines[-1].line], "deals": len(lines),
+                        "winner": last.winner if last else None, "players": self.players(m), "sides": self.sides(m)})
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        decisions = self.decisions
+        return {"file": self.file, "lines": len(self.lines), "settings": self.settings.to_json(),
+                "win_prob": self.win_prob, "decisions": [d.to_json() for d in decisions],
+                "not_analysed": sum(not d.analysed for d in decisions),
+                "forced": sum(line.forced for line in self.lines),
+                "players": self.players(), "sides": self.sides(), "matches": self.match_summaries(),
+                "deals": [line.to_json() for line in self.lines]}
+
+
+def _rules_for(report: Report, seat: int) -> RuleSet:
+    for line in report.lines:
+        if seat < line.rules.players:
+            return line.rules
+    return report.lines[0].rules  # pragma: no cover
+
+
+def summary(decisions: Iterable[Decision], thresholds: Thresholds) -> dict[str, Any]:
+    """decisions, total_loss, mean_loss (with its 95% CI over the decisions), counts per flag, not analysed."""
+    items = list(decisions)
+    losses = np.array([d.loss for d in items if d.loss is not None], dtype=np.float64)
+    n = int(losses.shape[0])
+    out: dict[str, Any] = {"decisions": n, "total_loss": float(losses.sum()) if n else 0.0,
+                           "mean_loss": float(losses.mean()) if n else None, "mean_loss_ci95": None}
+    if n > 1:
+        est = estimate(losses)
+        out["mean_loss_ci95"] = [est.ci95[0], est.ci95[1]]
+    elif n == 1:
+        out["mean_loss_ci95"] = [float(losses[0]), float(losses[0])]
+    out["flags"] = {name: sum(d.flag == name for d in items) for name in FLAGS}
+    out["not_analysed"] = sum(not d.analysed for d in items)
+    return out
+
+
+# --- reading the file ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class ParsedLine:
+    number: int
+    obj: dict[str, Any]
+    facts: LineDecisions
+
+
+def read_log(lines: Iterable[tuple[int, str]]) -> list[ParsedLine]:
+    """Every line refereed and its decisions found; a bad line raises LineError (line and event named)."""
+    import json
+
+    out = []
+    for number, text in lines:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as err:
+            what = err.msg.removesuffix(" at").rstrip(":")
+            raise LineError(number, -1, f"not valid JSON: {what[:1].lower() + what[1:]} at column {err.colno}") \
+                from None
+        try:
+            facts = line_decisions(obj)
+        except LogError as err:
+            raise LineError(number, err.event, err.reason) from None
+        out.append(ParsedLine(number, obj, facts))
+    if not out:
+        raise AnalysisError("no log lines")
+    return out
+
+
+class LineError(AnalysisError):
+    """A log line refused by the referee: its number, the event (-1: the line itself) and why."""
+
+    def __init__(self, line: int, event: int, reason: str):
+        where = f"line {line}" + (f", event {event}" if event >= 0 else "")
+        super().__init__(f"{where}: {reason}")
+        self.line, self.event, self.reason = line, event, reason
+
+
+def match_numbers(parsed: list[ParsedLine]) -> list[int]:
+    """The match of each line: a new one after a line with a winner, or where the score or rules do not
+    carry on from the line before."""
+    out: list[int] = []
+    previous: ParsedLine | None = None
+    match = 0
+    for p in parsed:
+        if previous is not None:
+            v = previous.facts.verdict
+            carried = v is not None and v.winner is None and list(p.facts.score_before) == list(v.score_after) \
+                and p.facts.rules == previous.facts.rules
+            if not carried:
+                match += 1
+        out.append(match + 1)
+        previous = p
+    return out
+
+
+# --- judging decisions --------------------------------------------------------------------------
+
+
+def stream(seed: int, line: int, event: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=(line, event))
+
+
+def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
+               equity: EquityTable | None) -> Decision:
+    position = play.position
+    rules = position.rules
+    seat = position.seat
+    assert play.chosen is not None
+    chosen = card_name(play.chosen)
+    trick = int(position.state[PS_TRICK_NO]) + 1
+    base = dict(line=line, event=play.event, seat=seat, side=rules.side_of(seat), kind="card", chosen=chosen,
+                where=position.describe(), trick=trick)
+    left = cards_left(position)
+    if left > settings.max_cards:
+        return Decision(**base, best=None, loss=None, loss_ci95=None, flag=None, options={}, samples=0,
+                        note=f"not analysed: {left} cards left in the hands, more than --max-cards "
+                             f"{settings.max_cards}")
+    rng = rng_state(stream(settings.seed, line, play.event))
+    values = card_values(position, settings.worlds, rng, equity, buffers)
+    return card_decision(base, values, play.chosen, settings.thresholds)
+
+
+def card_decision(base: dict[str, Any], values: CardValues, chosen: int, thresholds: Thresholds) -> Decision:
+    loss = values.loss(chosen)
+    wl = values.win_loss(chosen)
+    return Decision(**base, best=card_name(values.best), loss=loss.mean, loss_ci95=_ci(loss),
+                    flag=thresholds.flag(loss.mean), options=values.to_json(), samples=values.values.shape[0],
+                    win_loss=None if wl is None else wl.mean)
+
+
+def _ci(est: Estimate) -> tuple[float, float]:
+    if not math.isfinite(est.se):
+        return (est.mean, est.mean)
+    return (est.mean - Z95 * est.se, est.mean + Z95 * est.se)
+
+
+def situation(rules: RuleSet, bid: Bid) -> Situation:
+    """The what-if's view of a bid: the decider's hand, the turn-up, its role and the score (its side first)."""
+    score = decider_score(tuple(bid.score), rules, bid.role)
+    return Situation(rules, bid.role, tuple(bid.hand), bid.turnup, tuple(int(x) for x in score))
+
+
+def bid_result(sit: Situation, policy: str, equity: EquityTable | None, deals: int, seed: int,
+               threads: int | None = None) -> WhatIfResult:
+    """The what-if's paired rollouts of both options, `deals` deals in batches on `threads` threads
+    (the batches of ``whatif.what_if`` with that seed, without its stopping rule)."""
+    rules = sit.rules
+    table = (np.ascontiguousarray(equity.p, dtype=np.float64) if equity is not None
+             else np.zeros((rules.target, rules.target), dtype=np.float64))
+    sizes = [min(BATCH, deals - b) for b in range(0, deals, BATCH)]
+    workers = max(1, min(threads or os.cpu_count() or 1, len(sizes)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run_batch, sit, policy, table, False, seed, k, size) for k, size in enumerate(sizes)]
+        parts = [f.result() for f in futures]
+    net = np.concatenate([p[0] for p in parts])
+    win = np.concatenate([p[1] for p in parts])
+    tries = sum(p[2] for p in parts)
+    names = tuple(o[0] for o in OPTIONS[sit.seat])
+    beg_rate = net.shape[0] / tries if sit.seat == "dealer" else None
+    return WhatIfResult(sit, policy, "points", "table", names, net, win, "max-deals", 0.0, beg_rate)
+
+
+def judge_bid(line: int, bid: Bid, rules: RuleSet, settings: Settings, equity: EquityTable | None) -> Decision:
+    assert bid.chosen is not None
+    base = dict(line=line, event=bid.event, seat=bid.seat, side=rules.side_of(bid.seat), kind="bid",
+                chosen=bid.chosen, where=bid.role)
+    seed = int(stream(settings.seed, line, bid.event).generate_state(1)[0])
+    try:
+        res = bid_result(situation(rules, bid), settings.policy, equity, settings.bid_deals, seed, settings.threads)
+    except AnalysisError as err:  # the rollout policy (almost) never begs with such hands
+        return Decision(**base, best=None, loss=None, loss_ci95=None, flag=None, options={}, samples=0,
+                        note=f"not analysed: {err}")
+    return bid_decision(base, res, bid.chosen, settings.thresholds, equity is not None)
+
+
+def bid_decision(base: dict[str, Any], res: WhatIfResult, chosen: str, thresholds: Thresholds,
+                 win: bool) -> Decision:
+    j = res.names.index(chosen)
+    b = res.best_index
+    options = {}
+    for k, name in enumerate(res.names):
+        ev = res.ev(k)
+        item: dict[str, Any] = {"ev": ev.mean, "ev_ci95": list(ev.ci95), "ev_se": ev.se}
+        if win:
+            wp = res.win_prob(k)
+            item.update(win_prob=wp.mean, win_prob_ci95=list(wp.clipped_ci95(0.0, 1.0)), win_prob_se=wp.se)
+        options[name] = item
+    if j == b:
+        loss = Estimate(0.0, 0.0, res.deals)
+        win_loss = 0.0 if win else None
+    else:
+        loss = estimate(res.net[:, b] - res.net[:, j])
+        win_loss = float((res.win[:, b] - res.win[:, j]).mean()) if win else None
+    note = None
+    if res.beg_rate is not None:
+        note = f"the rollout policy begs with {100 * res.beg_rate:.1f}% of the eldest's hands the dealer cannot rule out"
+    return Decision(**base, best=res.names[b], loss=loss.mean, loss_ci95=_ci(loss), flag=thresholds.flag(loss.mean),
+                    options=options, samples=res.deals, win_loss=win_loss, note=note)
+
+
+# --- luck -------------------------------------------------------------------------------------------
+
+
+def luck_and_result(facts: LineDecisions, settings: Settings,
+                    buffers: Buffers) -> tuple[list[float] | None, int | None, list[float] | None, str | None]:
+    """(luck per side, the trick it is taken at, result per side, a note) for two sides; Nones otherwise."""
+    rules = facts.rules
+    if facts.start is None:
+        return None, None, None, "no trick play"
+    if rules.sides != 2:
+        return None, None, None, "luck not computed with three players (the solver's value is the mover's alone)"
+    luck = None
+    trick = None
+    note = None
+    for play in facts.plays:
+        pos = play.position
+        if pos.state[PS_LED] < 0 and cards_left(pos) <= settings.max_cards:
+            v = card_values(pos, 0, np.zeros(4, dtype=np.uint64), None, buffers)
+            best = float(v.values.max())
+            luck = _by_side(rules, pos.side, best)
+            trick = int(pos.state[PS_TRICK_NO]) + 1
+            break
+    if luck is None:
+        note = f"luck not computed: more than --max-cards {settings.max_cards} cards left at every trick"
+    elif trick != 1:
+        note = f"luck from trick {trick}: the tricks before it hold more than --max-cards {settings.max_cards} cards"
+    last = facts.plays[-1] if facts.plays else None
+    result = None
+    if last is not None and facts.verdict is not None:
+        v = card_values(last.position, 0, np.zeros(4, dtype=np.uint64), None, buffers)
+        result = _by_side(rules, last.position.side, float(v.values.max()))
+    return luck, trick, result, note
+
+
+def _by_side(rules: RuleSet, side: int, value: float) -> list[float]:
+    out = [0.0, 0.0]
+    out[side] = value
+    out[1 - side] = -value
+    return out
+
+
+def deal_points(facts: LineDecisions, sides: int) -> list[int]:
+    out = [0] * sides
+    if facts.verdict is not None:
+        for side, n, why in facts.verdict.points:
+            if why in DEAL_WHY:
+                out[side] += n
+    return out
+
+
+# --- the whole file -----------------------------------------------------------------------------------
+
+
+def count_work(parsed: list[ParsedLine], settings: Settings) -> int:
+    """Decisions to judge (the progress bar's total)."""
+    total = 0
+    for p in parsed:
+        r = p.facts.rules
+        total += sum(settings.wanted(r, b.seat) for b in p.facts.bids)
+        total += sum(settings.wanted(r, q.seat) and len(q.position.legal_cards()) > 1 for q in p.facts.plays)
+    return total
+
+
+def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
+            equity: Callable[[RuleSet], EquityTable | None] | None = None,
+            progress: Callable[[int], None] | None = None) -> Report:
+    """Judge every wanted decision of the parsed lines (module docstring)."""
+    buffers = Buffers()
+    matches = match_numbers(parsed)
+    reports = []
+    any_win = False
+    for p, match in zip(parsed, matches):
+        facts = p.facts
+        rules = facts.rules
+        table = equity(rules) if equity is not None and rules.sides == 2 else None
+        any_win = any_win or table is not None
+        decisions: list[Decision] = []
+        forced = 0
+        for d in facts.decisions:
+            if not settings.wanted(rules, d.seat):
+                continue
+            if isinstance(d, Bid):
+                decisions.append(judge_bid(p.number, d, rules, settings, table))
+            elif len(d.position.legal_cards()) < 2:
+                forced += 1
+                continue
+            else:
+                decisions.append(judge_card(p.number, d, settings, buffers, table))
+            if progress is not None:
+                progress(1)
+        luck, trick, result, note = luck_and_result(facts, settings, buffers)
+        reports.append(LineReport(p.number, match, p.obj, facts, decisions, forced, luck, trick, result,
+                                  deal_points(facts, rules.sides), note))
+    return Report(file, settings, reports, any_win)

@@ -1,0 +1,250 @@
+"""Which card now? Every legal card valued over worlds the seat to move cannot tell apart.
+
+A card decision is a play state (``solve.Position``). The seat to move has seen its
+own hand, the turn-up, every card played and by whom, the voids shown and how many
+cards each seat holds; ``engine/search.py``'s ``sample_world`` deals the other hands
+at random consistently with exactly that (a *world*), and ``world_values`` with no
+sampling (``worlds = 0``: the position as given) solves one world with every hand
+open: each legal card's value under perfect play by everyone from there on, in net
+points of High, Low, Jack (or hang jack) and Game for the mover's side (its side's
+points minus the other side's; with three players its own minus the other two's,
+both taken to play against it). Every card is valued on the *same* worlds (common
+random numbers), so the difference of two cards is estimated world by world: its
+standard error is far smaller than either card's.
+
+``worlds = 0`` values the true position once (perfect information): the luck of the
+deal, and the ceiling of any play.
+
+**Match-win probability** (two sides only). In one world a card's value v is the
+mover's side's points minus the other side's. High and Low are known in the world
+(who was dealt the top and bottom trump in play), the jack's holder too; the outcomes
+of Jack (its captor) and Game (who wins, or a tie) that give exactly v are found by
+trying each (their total is then fixed; when two outcomes give v they differ only in
+order, and the win probability is their mean). The points are added to the score at
+the start of play in the strict order High, Low, Jack, Game, stopping at the target;
+a side at the target has won (1 or 0), otherwise the equity table (``equity.py``,
+every seat playing its policy) gives P(win) from the new score with the next dealer
+to deal. This is an approximation: perfect play in the world maximises net points,
+not the match-win probability.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import card_name, cards_of
+from ..engine.layout import (
+    N_STATE, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_SCORE, PS_START, PS_TO_PLAY, PS_TRUMP,
+)
+from ..engine.search import cards_in_hands, new_play_buffer, sample_world, world_values
+from ..engine.solver import NO_VALUE
+from ..solve import Position
+from .equity import EquityTable
+from .stats import Estimate, estimate, paired_difference
+
+GAME_TIES = ("none", "dealer-opponents", "non-dealer")
+
+
+class Buffers:
+    """The memory of card valuations (a play buffer with the search area, a world, a values row),
+    allocated once: reuse one for many decisions (one thread)."""
+
+    def __init__(self) -> None:
+        self.play = new_play_buffer(True)
+        self.world = new_play_buffer(True)
+        self.row = np.zeros((1, 52), dtype=np.int64)
+
+
+@dataclass
+class CardValues:
+    """Each legal card's value in every world: values[w, j] for card cards[j] (hand order).
+
+    `win[w, j]` is the mover's side's match-win probability (None: three players, or no
+    table); `worlds` 0 means the true position (one row)."""
+
+    position: Position
+    cards: list[int]
+    values: np.ndarray
+    win: np.ndarray | None
+    worlds: int
+
+    @property
+    def seat(self) -> int:
+        return self.position.seat
+
+    @property
+    def names(self) -> list[str]:
+        return [card_name(c) for c in self.cards]
+
+    def index(self, card: int) -> int:
+        return self.cards.index(card)
+
+    def ev(self, j: int) -> Estimate:
+        return _estimate(self.values[:, j])
+
+    def win_prob(self, j: int) -> Estimate | None:
+        return None if self.win is None else _estimate(self.win[:, j])
+
+    @property
+    def best_index(self) -> int:
+        """The card of best mean value (the first in hand order among equals)."""
+        return int(np.argmax(self.values.mean(axis=0)))
+
+    @property
+    def best(self) -> int:
+        return self.cards[self.best_index]
+
+    def loss(self, card: int) -> Estimate:
+        """What playing `card` instead of the best card costs, world by world (>= 0 on average)."""
+        j = self.index(card)
+        b = self.best_index
+        if j == b:
+            return Estimate(0.0, 0.0, self.values.shape[0])
+        return _paired(self.values[:, b], self.values[:, j])
+
+    def win_loss(self, card: int) -> Estimate | None:
+        """The match-win probability lost by `card` against the best card (by net points)."""
+        if self.win is None:
+            return None
+        j, b = self.index(card), self.best_index
+        if j == b:
+            return Estimate(0.0, 0.0, self.win.shape[0])
+        return _paired(self.win[:, b], self.win[:, j])
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        for j, name in enumerate(self.names):
+            ev = self.ev(j)
+            item = {"ev": ev.mean, "ev_ci95": list(ev.ci95), "ev_se": ev.se}
+            wp = self.win_prob(j)
+            if wp is not None:
+                item.update(win_prob=wp.mean, win_prob_ci95=list(wp.clipped_ci95(0.0, 1.0)), win_prob_se=wp.se)
+            out[name] = item
+        return out
+
+
+def _estimate(x: np.ndarray) -> Estimate:
+    """A mean with its standard error; one value (the true position) is exact."""
+    if x.shape[0] == 1:
+        return Estimate(float(x[0]), 0.0, 1)
+    return estimate(x)
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> Estimate:
+    if a.shape[0] == 1:
+        return Estimate(float(a[0] - b[0]), 0.0, 1)
+    d = paired_difference(a, b)
+    return Estimate(d.mean, 0.0 if not math.isfinite(d.se) else d.se, d.n)
+
+
+def cards_left(position: Position) -> int:
+    """Cards still in the hands (the solver's work grows about tenfold with each card per seat)."""
+    return int(cards_in_hands(position.state))
+
+
+def card_values(position: Position, worlds: int, rng: np.ndarray, equity: EquityTable | None = None,
+                buffers: Buffers | None = None) -> CardValues:
+    """Every legal card of the seat to move valued on `worlds` sampled worlds (0: the true position)."""
+    b = buffers or Buffers()
+    rules = position.rules
+    r = rules.as_array()
+    b.play[:] = 0
+    b.play[:N_STATE] = position.state[:N_STATE]
+    cards = position.legal_cards()
+    rows = max(worlds, 1)
+    values = np.zeros((rows, len(cards)), dtype=np.float64)
+    win = np.zeros((rows, len(cards)), dtype=np.float64) if equity is not None and rules.sides == 2 else None
+    seat = position.seat
+    for w in range(rows):
+        if worlds > 0:
+            sample_world(b.play, seat, rng, b.world)
+        else:
+            b.world[:N_STATE] = b.play[:N_STATE]
+        world_values(b.world, r, 0, rng, b.row)
+        for j, c in enumerate(cards):
+            v = int(b.row[0, c])
+            if v == NO_VALUE:  # pragma: no cover - a legal card always has a value
+                raise AssertionError(f"no value for the legal card {card_name(c)}")
+            values[w, j] = v
+            if win is not None:
+                win[w, j] = win_probability(b.world, rules, v, equity)  # type: ignore[arg-type]
+    return CardValues(position, cards, values, win, worlds)
+
+
+# --- the match-win probability of a world's value --------------------------------------------
+
+
+def _holder_side(state: np.ndarray, card: int, rules) -> int:
+    for s in range(rules.players):
+        if int(np.uint64(state[PS_START + s])) >> card & 1:
+            return rules.side_of(s)
+    return -1
+
+
+def outcomes(state: np.ndarray, rules, value: int) -> list[list[tuple[int, int]]]:
+    """The ways the deal's points can go (each a list of (side, points) in the strict order High, Low,
+    Jack, Game) that give the mover's side net `value` in this world (two sides)."""
+    mover = rules.side_of(int(state[PS_TO_PLAY]))
+    in_play = int(np.uint64(state[PS_IN_PLAY]))
+    fixed: list[tuple[int, int]] = []
+    if in_play:
+        fixed.append((_holder_side(state, in_play.bit_length() - 1, rules), 1))
+        fixed.append((_holder_side(state, (in_play & -in_play).bit_length() - 1, rules), 1))
+    jacks: list[list[tuple[int, int]]] = [[]]
+    jack = int(state[PS_TRUMP]) * 13 + 9
+    if in_play >> jack & 1:
+        holder = _holder_side(state, jack, rules)
+        captor = int(state[PS_JACK_CAPTOR])
+        captors = [captor] if captor >= 0 else [0, 1]
+        jacks = [[(c, 3 if rules.hang_jack and c != holder else 1)] for c in captors]
+    dealer_side = rules.side_of(int(state[PS_DEALER]))
+    games: list[list[tuple[int, int]]] = [[(0, 1)], [(1, 1)]]
+    games.append([] if rules.game_tie == "none" else [(1 - dealer_side, 1)])
+    found = []
+    for j in jacks:
+        for g in games:
+            points = fixed + j + g
+            net = sum(p if s == mover else -p for s, p in points)
+            if net == value and points not in found:
+                found.append(points)
+    return found
+
+
+def win_probability(state: np.ndarray, rules, value: int, equity: EquityTable) -> float:
+    """P(the mover's side wins the match) if the deal's points go as perfect play with net `value`
+    leaves them (module docstring)."""
+    mover = rules.side_of(int(state[PS_TO_PLAY]))
+    ways = outcomes(state, rules, value)
+    if not ways:  # pragma: no cover - the solver's value is always one of them
+        raise AssertionError(f"no outcome gives net {value}")
+    next_dealer = rules.side_of((int(state[PS_DEALER]) + 1) % rules.players)
+    total = 0.0
+    for points in ways:
+        score = [int(state[PS_SCORE + s]) for s in range(2)]
+        winner = -1
+        if max(score) >= rules.target:  # the match was already won (a scored log that goes on)
+            winner = int(np.argmax(score))
+        for side, p in points:
+            if winner >= 0:
+                break
+            score[side] += p
+            if score[side] >= rules.target:
+                winner = side
+        if winner >= 0:
+            total += 1.0 if winner == mover else 0.0
+        else:
+            total += equity.win_prob(score, next_dealer, mover)
+    return total / len(ways)
+
+
+def describe_position(position: Position) -> str:
+    """Who is to move where, and the cards left (for text output)."""
+    return f"{position.describe()}; {cards_left(position)} cards left in the hands"
+
+
+def hand_of(position: Position, seat: int | None = None) -> list[int]:
+    s = position.seat if seat is None else seat
+    return cards_of(int(np.uint64(position.state[PS_HAND + s])))

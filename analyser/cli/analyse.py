@@ -1,0 +1,193 @@
+"""``allfours analyse``: every decision of a recorded game judged; where the points were lost, and the luck."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
+from .options import (
+    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_output, fail, file_errors, progress_bar,
+)
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the command runs
+    from ..analysis.analyse import Report
+    from ..analysis.equity import EquityTable
+    from ..rules import RuleSet
+
+WORLDS_HELP = "Worlds per card decision: deals of the cards the player has not seen, consistent with what it has seen."
+MAX_CARDS_HELP = ("Card decisions with more cards than this left in all hands together are not analysed (the solver's "
+                  "time grows about 2.5-fold per card; 24 is six cards each for four players).")
+
+
+def equity_loader(policy: str, equity_dir: Path | None, threads: int | None):
+    """A function giving each rule set's match-equity table (from the cache, or built once, announced)."""
+    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
+
+    folder = equity_folder(equity_dir)
+    tables: dict[Any, EquityTable] = {}
+
+    def load(rules: RuleSet) -> EquityTable:
+        if rules not in tables:
+            with file_errors(folder):
+                found = cached_table(rules, policy, folder)
+                if found is None:
+                    typer.echo(f"{build_notice(rules, threads=threads)}; it is kept in {folder} for next time",
+                               err=True)
+                    with progress_bar("equity table", rules.target ** 2) as bar:
+                        found = equity_table(rules, policy, out_dir=folder, progress=bar.advance, threads=threads)[:2]
+            tables[rules] = found[0]
+        return tables[rules]
+
+    return load
+
+
+def analyse(
+    file: Annotated[Path, typer.Argument(help="An allfours-log/1 file (see docs/game-log.md): deals from simulate "
+                                              "--log or typed by hand, one line per dealer's turn, a match or more.")],
+    seat: Annotated[Optional[list[int]], typer.Option("--seat", min=0, max=3,
+                                                      help="Judge only this seat's decisions (repeat for more).")] = None,
+    side: Annotated[Optional[int], typer.Option("--side", min=0, max=2,
+                                                help="Judge only the decisions of this side's seats.")] = None,
+    worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000, help=WORLDS_HELP)] = ANALYSE_WORLDS,
+    bid_deals: Annotated[int, typer.Option("--bid-deals", min=100, max=10_000_000,
+                                           help="Paired deals per stand/beg or give/run decision (the what-if's "
+                                                "rollouts from that exact position).")] = ANALYSE_BID_DEALS,
+    policy: Annotated[str, typer.Option("--policy", help="Who plays the rest of a bid's rollouts, and whose match-"
+                                                         "equity table gives the match-win chances.")] = "heuristic",
+    max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help=MAX_CARDS_HELP)] = ANALYSE_MAX_CARDS,
+    doubtful: Annotated[float, typer.Option("--doubtful", min=0.0, help="Flag a decision losing this many net "
+                                                                         "points or more as doubtful.")] = 0.1,
+    error: Annotated[float, typer.Option("--error", min=0.0, help="Flag a loss this large or more as an "
+                                                                  "error.")] = 0.3,
+    blunder: Annotated[float, typer.Option("--blunder", min=0.0, help="Flag a loss this large or more as a "
+                                                                      "blunder.")] = 1.0,
+    win_prob: Annotated[bool, typer.Option("--win-prob/--no-win-prob",
+                                           help="Also the match-win chance of each option (two sides; reads or "
+                                                "builds the policy's match-equity table).")] = True,
+    equity_dir: Annotated[Optional[Path], typer.Option(
+        "--equity-dir", help="Where equity tables are cached (default: equity/ in the user's cache).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write index.html here: the deals, the tricks and each "
+                                                              "flagged decision with its alternatives.")] = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    force: ForceOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Judge every decision of a recorded game: the choice made, the best choice, the loss.
+
+    Card decisions: every legal card valued over worlds the player could not tell apart, each solved with every hand
+    open. Bids: the what-if's paired rollouts from that exact position. Losses in net points of the deal for the
+    decider's side, flagged doubtful, error or blunder; summaries per player and side (bidding and card play apart),
+    per match, and the luck of the deal (its value with every hand open).
+    """
+    from ..analysis import AnalysisError
+    from ..analysis.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log
+    from ..gamelog import read_lines
+    from ..policy import parse_policy
+
+    if seat and side is not None:
+        fail("give --seat or --side, not both")
+    parse_policy(policy)
+    thresholds = Thresholds(doubtful, error, blunder)
+    settings = Settings(worlds=worlds, bid_deals=bid_deals, policy=policy, max_cards=max_cards, seed=seed,
+                        thresholds=thresholds, threads=threads, seats=frozenset(seat) if seat else None,
+                        sides=frozenset([side]) if side is not None else None)
+    check_output(out, "--out", folder=True, force=force)
+    announce_engine()
+    try:
+        with file_errors(file):
+            parsed = read_log(read_lines(str(file)))
+    except UnicodeDecodeError as err:
+        fail(f"cannot read {file}: {err}")
+    except LineError as err:
+        fail(f"{file}: {err}", code=1)
+    except AnalysisError as err:
+        fail(f"{file}: {err}", code=1)
+    for p in parsed:
+        n = p.facts.rules.players
+        if any(s >= n for s in seat or []) or (side is not None and side >= p.facts.rules.sides):
+            fail(f"{file}: line {p.number} has {n} players: no " + (f"side {side}" if side is not None else
+                                                                     f"seat {max(seat or [0])}"))
+    loader = equity_loader(policy, equity_dir, threads) if win_prob else None
+    with progress_bar("decisions", count_work(parsed, settings)) as bar:
+        report = run(parsed, settings, str(file), equity=loader, progress=bar.advance)
+    if out is not None:
+        from ..analysis.analyse_html import write_page
+
+        with file_errors(out):
+            path = write_page(report, out)
+        typer.echo(f"wrote {path}", err=True)
+    typer.echo(json.dumps(report.to_json()) if json_out else format_report(report))
+
+
+def _ci(pair: Any) -> str:
+    return f"[{pair[0]:+.2f}, {pair[1]:+.2f}]" if pair else ""
+
+
+def _mean(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:+.{digits}f}"
+
+
+def format_report(report: Report) -> str:
+    s = report.settings
+    t = s.thresholds
+    first = report.lines[0].rules
+    decisions = report.decisions
+    lines = [
+        f"{report.file}: {len(report.lines)} deal{'s' * (len(report.lines) != 1)} in {report.matches} "
+        f"match{'es' * (report.matches != 1)}; {first.preset}, {first.players} players",
+        f"cards: each legal card on {s.worlds} worlds the player could not tell apart, each solved with every hand "
+        f"open; bids: {s.bid_deals:,} paired deals of the what-if ({s.policy} play)",
+        "losses in net points of the deal for the decider's side (its points minus the others')"
+        + ("" if first.sides == 2 else "; three players: net points only, no match-win chances"),
+        "",
+        f"flagged decisions (doubtful >= {t.doubtful:g}, error >= {t.error:g}, blunder >= {t.blunder:g}):",
+    ]
+    flagged = [d for d in decisions if d.flag]
+    for d in flagged:
+        where = d.where if d.kind == "bid" else f"trick {d.trick}"
+        lines.append(f"  line {d.line:>3} event {d.event:>3}  seat {d.seat} {d.kind:<4} {where:<9} played "
+                     f"{d.chosen:<5} best {d.best:<5} loss {d.loss:+.2f} {_ci(d.loss_ci95)}  {d.flag}")
+    if not flagged:
+        lines.append("  none")
+    skipped = [d for d in decisions if not d.analysed]
+    if skipped:
+        big = sum(d.kind == "card" for d in skipped)
+        lines.append(f"not analysed: {len(skipped)} decisions" + (f" ({big} card decisions with more than "
+                                                                 f"{s.max_cards} cards left in the hands: "
+                                                                 "--max-cards)" if big else "")
+                     + (f"; {len(skipped) - big} bids (see --json)" if len(skipped) > big else ""))
+    forced = sum(line.forced for line in report.lines)
+    if forced:
+        lines.append(f"forced plays (one legal card, no decision): {forced}")
+    lines += ["", "players (loss per decision, 95% CI over the decisions):",
+              f"  {'seat':<6}{'side':<6}{'bids':>5} {'loss':>7} {'per bid':>8}  {'cards':>5} {'loss':>7} "
+              f"{'per card':>8}  {'mean loss [95% CI]':<26}{'doubtful':>9}{'error':>6}{'blunder':>8}"]
+    for p in report.players():
+        b, c = p["bid"], p["card"]
+        lines.append(f"  {p['seat']:<6}{p['side']:<6}{b['decisions']:>5} {b['total_loss']:>+7.2f} "
+                     f"{_mean(b['mean_loss']):>8}  {c['decisions']:>5} {c['total_loss']:>+7.2f} "
+                     f"{_mean(c['mean_loss']):>8}  {_mean(p['mean_loss']) + ' ' + _ci(p['mean_loss_ci95']):<26}"
+                     f"{p['flags']['doubtful']:>9}{p['flags']['error']:>6}{p['flags']['blunder']:>8}")
+    if first.sides == 2:
+        lines += ["", "sides (luck: the deals' value with every hand open and perfect play; result: what the play "
+                      "gave; both net High, Low, Jack and Game points):"]
+        for sd in report.sides():
+            luck = "-" if sd["luck"] is None else f"{sd['luck']:+.0f}"
+            result = "-" if sd["result"] is None else f"{sd['result']:+.0f}"
+            lines.append(f"  side {sd['side']} (seats {', '.join(map(str, sd['seats']))}): {sd['decisions']} "
+                         f"decisions, mean loss {_mean(sd['mean_loss'])} {_ci(sd['mean_loss_ci95'])}; "
+                         f"luck {luck}, result {result} over {sd['luck_deals']} deals")
+        notes = sorted({line.note for line in report.lines if line.note})
+        lines += [f"  note: {n}" for n in notes]
+    if report.matches > 1:
+        lines += ["", "per match (mean loss per decision by seat):"]
+        for m in report.match_summaries():
+            seats = ", ".join(f"seat {p['seat']} {_mean(p['mean_loss'])} ({p['decisions']})" for p in m["players"])
+            won = "" if m["winner"] is None else f", won by side {m['winner']}"
+            lines.append(f"  match {m['match']} (lines {m['lines'][0]}-{m['lines'][1]}{won}): {seats}")
+    return "\n".join(lines)

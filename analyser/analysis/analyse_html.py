@@ -92,7 +92,7 @@ def decision_html(d: Decision, win: bool) -> str:
            f"(95% CI {ci(d.loss_ci95)})" + (f", match-win chance {100 * d.win_loss:+.1f} points lost"
                                               if d.win_loss is not None else "") + "</p>"]
     unit = "worlds" if d.kind == "card" else "paired deals"
-    out.append(f'<table><tr><th class="l">option</th><th>net points</th><th>95% CI</th>'
+    out.append('<table><tr><th class="l">option</th><th>net points</th><th>95% CI</th>'
                + ("<th>P(win match)</th>" if win else "") + "<th></th></tr>")
     for name, o in d.options.items():
         mark = " ".join(w for w, on in (("played", name == d.chosen), ("best", name == d.best)) if on)

@@ -104,6 +104,8 @@ def analyse(
     except UnicodeDecodeError as err:
         fail(f"cannot read {file}: {err}")
     except LineError as err:
+        if err.reason.startswith("not valid JSON"):  # as replay says it
+            fail(f"{file}: line {err.line} is {err.reason}", code=1)
         fail(f"{file}: {err}", code=1)
     except AnalysisError as err:
         fail(f"{file}: {err}", code=1)
@@ -150,7 +152,8 @@ def format_report(report: Report) -> str:
     flagged = [d for d in decisions if d.flag]
     for d in flagged:
         where = d.where if d.kind == "bid" else f"trick {d.trick}"
-        lines.append(f"  line {d.line:>3} event {d.event:>3}  seat {d.seat} {d.kind:<4} {where:<9} played "
+        verb = "played" if d.kind == "card" else "chose "
+        lines.append(f"  line {d.line:>3} event {d.event:>3}  seat {d.seat} {d.kind:<4} {where:<9} {verb} "
                      f"{d.chosen:<5} best {d.best:<5} loss {d.loss:+.2f} {_ci(d.loss_ci95)}  {d.flag}")
     if not flagged:
         lines.append("  none")
@@ -179,9 +182,11 @@ def format_report(report: Report) -> str:
         for sd in report.sides():
             luck = "-" if sd["luck"] is None else f"{sd['luck']:+.0f}"
             result = "-" if sd["result"] is None else f"{sd['result']:+.0f}"
-            lines.append(f"  side {sd['side']} (seats {', '.join(map(str, sd['seats']))}): {sd['decisions']} "
-                         f"decisions, mean loss {_mean(sd['mean_loss'])} {_ci(sd['mean_loss_ci95'])}; "
-                         f"luck {luck}, result {result} over {sd['luck_deals']} deals")
+            parts = [f"{k}s {_mean(sd[k]['mean_loss'])} {_ci(sd[k]['mean_loss_ci95'])} over {sd[k]['decisions']}"
+                     for k in ("card", "bid") if sd[k]["decisions"]]
+            lines.append(f"  side {sd['side']} (seats {', '.join(map(str, sd['seats']))}): mean loss per decision: "
+                         + ("; ".join(parts) or "none judged") + f"; luck {luck}, result {result} over "
+                         f"{sd['luck_deals']} deals")
         notes = sorted({line.note for line in report.lines if line.note})
         lines += [f"  note: {n}" for n in notes]
     if report.matches > 1:

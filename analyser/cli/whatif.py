@@ -5,12 +5,13 @@ from __future__ import annotations
 import enum
 import json
 from pathlib import Path
-from typing import Annotated, TYPE_CHECKING
+from typing import Annotated, Optional, TYPE_CHECKING
 
 import typer
 
 from ..analysis.defaults import WHATIF_BATCH as BATCH, WHATIF_MAX_DEALS as MAX_DEALS, WHATIF_MIN_DEALS as MIN_DEALS
 from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
+from ..analysis.defaults import ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.whatif import WhatIfResult
@@ -22,11 +23,6 @@ from .options import (
 # Each option as a card player says it.
 DOING = {"stand": "standing", "beg": "begging", "give": "giving one", "run": "running the cards"}
 SURE = 0.95  # how likely the better option must be to be called better in the sentence
-
-
-class Seat(str, enum.Enum):
-    eldest = "eldest"
-    dealer = "dealer"
 
 
 class Measure(str, enum.Enum):
@@ -129,14 +125,31 @@ def format_result(res: WhatIfResult, explain: bool = False) -> str:
 
 
 def whatif(
-    hand: Annotated[str, typer.Option("--hand", help='The decider\'s six cards, e.g. "AS JS 4H 7D 9C TC".')],
-    turnup: Annotated[str, typer.Option("--turnup", help="The turned-up card, e.g. KS.")],
+    hand: Annotated[Optional[str], typer.Option("--hand", help='The decider\'s six cards, e.g. "AS JS 4H 7D 9C TC".')] = None,
+    turnup: Annotated[Optional[str], typer.Option("--turnup", help="The turned-up card, e.g. KS.")] = None,
     rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
     players: PlayersOpt = None,
     set_: SetOpt = None,
-    seat: Annotated[Seat, typer.Option("--seat", help="Who decides: the eldest (stand/beg) or the dealer "
-                                                      "answering a beg (give/run).")] = Seat.eldest,
+    seat: Annotated[Optional[str], typer.Option(
+        "--seat", help="Who decides: eldest (stand/beg) or dealer (give/run) with --hand (default eldest); with --log, "
+                       "the seat number (or eldest/dealer) that must be the one to act.")] = None,
     score: ScoreOpt = None,
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", help="Judge the decision due where a line of this allfours-log/1 file stops (a real game typed in, or "
+                      "simulate --log output cut with --event): stand/beg, give/run from that exact position, or "
+                      "every legal card over worlds consistent with what the seat has seen.")] = None,
+    line: Annotated[int, typer.Option("--line", min=1, help="Which line of the --log file (numbered as an editor "
+                                                            "numbers them).")] = 1,
+    event: Annotated[Optional[int], typer.Option(
+        "--event", min=0, help="Cut the --log line before this event (0-based) and judge that decision, the choice "
+                               "the log made included.")] = None,
+    worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000,
+                                        help="--log, a card decision: worlds sampled (each solved with every hand "
+                                             "open).")] = ANALYSE_WORLDS,
+    max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52,
+                                           help="--log: refuse a card decision with more cards than this left in "
+                                                "the hands (the solver's time grows about 2.5-fold per "
+                                                "card).")] = ANALYSE_MAX_CARDS,
     policy: PolicyOpt = "heuristic",
     max_deals: Annotated[int, typer.Option("--max-deals", min=2, max=100_000_000,
                                            help="Stop after this many deals at most.")] = MAX_DEALS,
@@ -160,41 +173,72 @@ def whatif(
 ) -> None:
     """Judge one decision by paired rollouts: both options on the same sampled deals.
 
-    Prints the answer in a sentence, then the numbers; --explain says how to read them.
+    Prints the answer in a sentence, then the numbers; --explain says how to read them. With --log, the decision
+    due where a game log's line stops: a bid as above, from that exact position, or a card: every legal card's
+    value over worlds consistent with what the seat has seen, each solved with every hand open.
     """
-    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
     from ..analysis.strategy import parse_side_score
-    from ..analysis.whatif import decider_score, make_situation, what_if
+    from ..analysis.whatif import decider_score, make_situation
     from ..cards import parse_card, parse_cards
     from ..policy import parse_policy
 
-    ruleset = build_rules(rules, players, set_)
-    equity_dir = equity_folder(equity_dir)
     parse_policy(policy)
+    if log is not None:
+        if hand is not None or turnup is not None or score is not None:
+            fail("a --log line says the hand, the turn-up and the score: leave out --hand, --turnup and --score")
+        if rules != Preset.trinidad or players is not None or set_:  # type: ignore[attr-defined]
+            fail("a --log line carries its own rules: --rules, --players and --set go with --hand")
+        from_log(log, line, event, seat, worlds, max_cards, policy, max_deals, stop_z, measure, win_by, equity_dir,
+                 plot, seed, threads, explain, force, json_out)
+        return
+    if hand is None or turnup is None:
+        fail("give --hand and --turnup (or a game log with --log)")
+    role = seat or "eldest"
+    if role not in ("eldest", "dealer"):
+        fail(f"--seat {seat}: not one of the choices; choose eldest or dealer")
+    ruleset = build_rules(rules, players, set_)
     parse_cards(hand, count=6, what="hand")
     parse_card(turnup)
     given = parse_side_score(score, ruleset) if score is not None else (0,) * ruleset.sides
+    method = win_method(win_by, ruleset)
+    check_output(plot, "--plot", folder=False, force=force)
+    announce_engine()
+    sit = make_situation(ruleset, hand, turnup, role, ":".join(map(str, decider_score(given, ruleset, role))))
+    run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
+                  json_out)
+
+
+def win_method(win_by: WinBy, ruleset) -> str:
     method = win_by.value if win_by != WinBy.auto else ("table" if ruleset.sides == 2 else "playout")
     if method == "table" and ruleset.sides != 2:
         fail("equity tables need two sides: with 3 players use --win-by playout")
-    check_output(plot, "--plot", folder=False, force=force)
-    if method == "table":
-        check_output(equity_dir, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
-    announce_engine()
-    sit = make_situation(ruleset, hand, turnup, seat.value, ":".join(map(str, decider_score(given, ruleset,
-                                                                                           seat.value))))
+    return method
+
+
+def load_table(ruleset, policy: str, equity_dir: Path | None, threads: int | None):
+    """The policy's match-equity table for these rules, from the cache or built once (announced); (table, path)."""
+    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
+
+    folder = equity_folder(equity_dir)
+    check_output(folder, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
+    with file_errors(folder):
+        found = cached_table(ruleset, policy, folder)
+        if found is not None:
+            return found
+        typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {folder} for next time", err=True)
+        with progress_bar("equity table", ruleset.target ** 2) as bar:
+            table, path, _ = equity_table(ruleset, policy, out_dir=folder, progress=bar.advance, threads=threads)
+    return table, path
+
+
+def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
+                  json_out, extra: dict | None = None, header: list[str] | None = None) -> None:
+    """The what-if of one stand/beg or give/run situation, printed (text or JSON)."""
+    from ..analysis.whatif import what_if
+
     table = path = None
     if method == "table":
-        with file_errors(equity_dir):
-            found = cached_table(ruleset, policy, equity_dir)
-            if found is None:
-                typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {equity_dir} for next time",
-                           err=True)
-                with progress_bar("equity table", ruleset.target ** 2) as bar:
-                    table, path, _ = equity_table(ruleset, policy, out_dir=equity_dir, progress=bar.advance,
-                                                  threads=threads)
-            else:
-                table, path = found
+        table, path = load_table(sit.rules, policy, equity_dir, threads)
     with progress_bar("deals", max_deals) as bar:
         res = what_if(sit, policy, seed=seed, equity=table, win_by=method, measure=measure.value,
                       max_deals=max_deals, min_deals=min(MIN_DEALS, max_deals), stop_z=stop_z, batch=BATCH,
@@ -208,6 +252,181 @@ def whatif(
         label = "match-win probability" if res.measure == "win" else "net points"
         with file_errors(plot):
             convergence_plot(v[:, res.best_index] - v[:, res.runner_up], plot,
-                             f"{res.best} - {other}: {label} difference ({ruleset.preset}, {sit.seat}, "
+                             f"{res.best} - {other}: {label} difference ({sit.rules.preset}, {sit.seat}, "
                              f"seed {seed})", f"{label}: {res.best} - {other}")
-    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res, explain))
+    if extra is not None and extra.get("chosen") is not None:
+        extra.update(chosen_loss(res, extra["chosen"]))
+    if json_out:
+        typer.echo(json.dumps({**res.to_json(), **(extra or {})}))
+        return
+    text = format_result(res, explain)
+    if header:
+        text = "\n".join(header) + "\n" + text
+    if extra is not None and extra.get("chosen") is not None:
+        lo, hi = extra["loss_ci95"]
+        text += (f"\nthe log chose {extra['chosen']}: " + ("the option of most net points" if extra["loss"] == 0 else
+                 f"it loses {extra['loss']:+.3f} net points against {extra['best_by_points']} (95% CI "
+                 f"[{lo:+.3f}, {hi:+.3f}])"))
+    typer.echo(text)
+
+
+def chosen_loss(res, chosen: str) -> dict:
+    """What the option `chosen` loses in net points against the option of most net points (paired)."""
+    from ..analysis.stats import estimate
+
+    net = res.net
+    j, b = res.names.index(chosen), int(net.mean(axis=0).argmax())
+    d = estimate(net[:, b] - net[:, j]) if b != j else None
+    return {"chosen": chosen, "best_by_points": res.names[b], "loss": d.mean if d else 0.0,
+            "loss_ci95": list(d.ci95) if d else [0.0, 0.0]}
+
+
+SEAT_WORDS = ("eldest", "dealer")
+
+
+def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: int, max_cards: int, policy: str,
+             max_deals: int, stop_z: float, measure: Measure, win_by: WinBy, equity_dir: Path | None,
+             plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool) -> None:
+    """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`)."""
+    from ..analysis.analyse import situation
+    from ..analysis.logcuts import BID_EVENTS, cut_line, line_decisions
+    from ..gamelog import read_lines
+    from ..replay import LogError
+
+    text = None
+    with file_errors(log):
+        for number, content in read_lines(str(log)):
+            if number == line:
+                text = content
+                break
+    if text is None:
+        fail(f"{log}: no line {line} (or it is blank)")
+    where = f"{log}: line {line}"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        fail(f"{where} is not valid JSON: {err.msg} at column {err.colno}", code=1)
+    chosen = None
+    try:
+        if event is not None:
+            whole = obj
+            obj = cut_line(whole, event)
+            taken = whole["events"][event]
+            name = taken.get("event") if isinstance(taken, dict) else None
+            if name not in (*BID_EVENTS, "play"):
+                raise LogError(event, f"--event {event} is {name!r}: give the index of a stand, beg, give, run or "
+                                      "play event")
+            chosen = taken.get("card") if name == "play" else name
+        facts = line_decisions(obj, cut=True)
+    except LogError as err:
+        fail(f"{where}" + (f", event {err.event}" if err.event >= 0 else "") + f": {err.reason}", code=1)
+    if facts.due is None:
+        fail(f"{where} is a whole deal: cut it where the decision is due, or give --event E (the index of a stand, "
+             "beg, give, run or play event)")
+    at = event if event is not None else facts.events
+    rules = facts.rules
+    acting = facts.bids[-1].seat if facts.due == "bid" else facts.plays[-1].seat
+    if seat is not None:
+        wanted = {"eldest": (facts.dealer + 1) % rules.players, "dealer": facts.dealer}.get(seat)
+        if wanted is None and not (seat.isdigit() and int(seat) < rules.players):
+            fail(f"--seat {seat}: not one of the choices; choose eldest, dealer or a seat 0..{rules.players - 1}")
+        if (wanted if wanted is not None else int(seat)) != acting:
+            fail(f"--seat {seat}: seat {acting} is the one to act at {where}, event {at}")
+    announce_engine()
+    if facts.due == "bid":
+        bid = facts.bids[-1]
+        method = win_method(win_by, rules)
+        check_output(plot, "--plot", folder=False, force=force)
+        header = [f"{where}, event {at}: seat {bid.seat}, the {bid.role}, to "
+                  + ("stand or beg" if bid.role == "eldest" else "give or run (the eldest begged)")]
+        extra = {"kind": "bid", "file": str(log), "line": line, "event": at, "decider": bid.seat, "chosen": chosen}
+        run_situation(situation(rules, bid), policy, method, measure, max_deals, stop_z, equity_dir, plot, seed,
+                      threads, explain, json_out, extra, header)
+        return
+    if plot is not None:
+        fail("--plot is for a stand/beg or give/run decision")
+    card_from_log(facts, facts.plays[-1].position, where, line, at, chosen, worlds, max_cards, policy, win_by,
+                  equity_dir, seed, threads, json_out, str(log))
+
+
+def card_from_log(facts, position, where: str, line: int, at: int, chosen: str | None, worlds: int, max_cards: int,
+                  policy: str, win_by: WinBy, equity_dir: Path | None, seed: int, threads: int | None,
+                  json_out: bool, file: str) -> None:
+    """whatif --log at a card decision: every legal card over sampled worlds, each solved open."""
+    import numpy as np
+
+    from ..analysis.analyse import stream
+    from ..analysis.cardvalues import card_values, cards_left
+    from ..analysis.stats import Z95
+    from ..cards import card_name, cards_of, parse_card
+    from ..engine.bits import rng_state
+    from ..engine.layout import PS_HAND, PS_SCORE
+
+    rules = position.rules
+    left = cards_left(position)
+    if left > max_cards:
+        fail(f"{where}, event {at}: {left} cards are left in the hands, more than --max-cards {max_cards}: the "
+             "solver would take very long (raise --max-cards to try)")
+    if win_by == WinBy.playout:
+        fail("--win-by playout is for stand/beg and give/run; a card's match-win chance reads the equity table")
+    table = path = None
+    if rules.sides == 2:
+        table, path = load_table(rules, policy, equity_dir, threads)
+    values = card_values(position, worlds, rng_state(stream(seed, line, at)), table)
+    seat = position.seat
+    hand = [card_name(c) for c in cards_of(int(np.uint64(position.state[PS_HAND + seat])))]
+    eldest = (facts.dealer + 1) % rules.players
+    by_side = [int(position.state[PS_SCORE + s]) for s in range(rules.sides)]
+    first = rules.side_of(eldest)
+    score = [by_side[(first + k) % rules.sides] for k in range(rules.sides)]
+    best = values.best
+    cards = values.to_json()
+    for name, item in cards.items():
+        loss = values.loss(parse_card(name))
+        item["loss"] = loss.mean
+        item["loss_ci95"] = [loss.mean - Z95 * loss.se, loss.mean + Z95 * loss.se]
+    out = {"kind": "card", "file": file, "line": line, "event": at, "seat": seat, "side": position.side,
+           "position": position.describe(), "hand": hand, "cards_left": left, "score_eldest_first": score,
+           "worlds": worlds, "cards": cards, "best": card_name(best), "equity_table": None if path is None else str(path),
+           "win_prob": table is not None, "rules": rules.as_log_dict()}
+    if chosen is not None:
+        c = card_name(parse_card(chosen))
+        out.update(chosen=c, loss=cards[c]["loss"], loss_ci95=cards[c]["loss_ci95"])
+    if json_out:
+        typer.echo(json.dumps(out))
+        return
+    whose = "its side's points minus the other side's" if rules.sides == 2 else (
+        "its own points minus the other two players' together, both taken to play against it")
+    ranked = sorted(range(len(values.cards)), key=lambda j: -values.values[:, j].mean())
+    lines = [f"{where}, event {at}: {position.describe()}; {left} cards left in the hands",
+             f"seat {seat} holds {' '.join(hand)}; {score_text(score)}, as play started",
+             f"Play {card_name(best)}: over {worlds} worlds consistent with what seat {seat} has seen, each solved "
+             f"with every hand open, it nets {values.ev(values.best_index).mean:+.2f} points this deal ({whose})"
+             + (f"; the next best, {values.names[ranked[1]]}, {values.ev(ranked[1]).mean:+.2f}" if len(ranked) > 1
+                else "") + ".",
+             "",
+             f"{'card':<6}{'net points':>10}  {'95% CI':<18}"
+             + (f"{'P(win match)':>12}  {'95% CI':<16}" if table is not None else "")
+             + f"{'loss vs best':>12}  {'95% CI':<18}"]
+    for j in ranked:
+        name = values.names[j]
+        ev, item = values.ev(j), cards[name]
+        row = f"{name:<6}{ev.mean:>+10.3f}  [{ev.ci95[0]:+.3f}, {ev.ci95[1]:+.3f}]  "
+        if table is not None:
+            wp = values.win_prob(j)
+            lo, hi = wp.clipped_ci95(0.0, 1.0)
+            row += f"{wp.mean:>12.4f}  [{lo:.4f}, {hi:.4f}]  "
+        row += "best" if j == values.best_index else (f"{item['loss']:>+12.3f}  [{item['loss_ci95'][0]:+.3f}, "
+                                                      f"{item['loss_ci95'][1]:+.3f}]")
+        lines.append(row.rstrip())
+    if chosen is not None:
+        lo, hi = out["loss_ci95"]
+        lines.append(f"the log plays {out['chosen']}: " + ("a card of best value" if out["loss"] == 0 else
+                     f"it loses {out['loss']:+.3f} net points against {card_name(best)} (95% CI [{lo:+.3f}, "
+                     f"{hi:+.3f}])"))
+    lines.append("worlds: deals of the cards seat {} has not seen, consistent with its voids and hand sizes; the "
+                 "losses are paired world by world".format(seat))
+    if table is not None:
+        lines.append(f"match-win chances: the score after the deal's points as perfect play shares them, read from "
+                     f"the equity table {path} (perfect play maximises net points, so this is an approximation)")
+    typer.echo("\n".join(lines))

@@ -254,11 +254,9 @@ def summary(decisions: Iterable[Decision], thresholds: Thresholds) -> dict[str, 
     n = int(losses.shape[0])
     out: dict[str, Any] = {"decisions": n, "total_loss": float(losses.sum()) if n else 0.0,
                            "mean_loss": float(losses.mean()) if n else None, "mean_loss_ci95": None}
-    if n > 1:
+    if n > 1:  # one decision has no interval
         est = estimate(losses)
         out["mean_loss_ci95"] = [est.ci95[0], est.ci95[1]]
-    elif n == 1:
-        out["mean_loss_ci95"] = [float(losses[0]), float(losses[0])]
     out["flags"] = {name: sum(d.flag == name for d in items) for name in FLAGS}
     out["not_analysed"] = sum(not d.analysed for d in items)
     return out

@@ -182,7 +182,8 @@ def format_report(report: Report) -> str:
         for sd in report.sides():
             luck = "-" if sd["luck"] is None else f"{sd['luck']:+.0f}"
             result = "-" if sd["result"] is None else f"{sd['result']:+.0f}"
-            parts = [f"{k}s {_mean(sd[k]['mean_loss'])} {_ci(sd[k]['mean_loss_ci95'])} over {sd[k]['decisions']}"
+            parts = [" ".join(filter(None, (f"{k}s {_mean(sd[k]['mean_loss'])}", _ci(sd[k]["mean_loss_ci95"]),
+                                            f"over {sd[k]['decisions']}")))
                      for k in ("card", "bid") if sd[k]["decisions"]]
             lines.append(f"  side {sd['side']} (seats {', '.join(map(str, sd['seats']))}): mean loss per decision: "
                          + ("; ".join(parts) or "none judged") + f"; luck {luck}, result {result} over "

@@ -407,7 +407,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
              "",
              f"{'card':<6}{'net points':>10}  {'95% CI':<18}"
              + (f"{'P(win match)':>12}  {'95% CI':<16}" if table is not None else "")
-             + f"{'loss vs best':>12}  {'95% CI':<18}"]
+             + f"{'loss vs best':>12}  95% CI"]
     for j in ranked:
         name = values.names[j]
         ev, item = values.ev(j), cards[name]

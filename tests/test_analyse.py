@@ -203,6 +203,25 @@ def test_nine_card_deal_luck_from_trick_four_and_its_early_plays_not_analysed(tm
     assert all(d.analysed for d in report.decisions if d.kind == "card" and d.trick >= 4)
 
 
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("classic", 2), ("partnership-seven", 4),
+                                            ("trinidad-tobago", 4)])
+def test_every_preset_and_player_count(tmp_path, preset: str, players: int) -> None:
+    """Discards, bunching, three players (paranoid values, no luck, no match-win chance): judged end to end."""
+    rules = make_rules(preset, players=players)
+    kinds, params = seat_policies(["random"], players)
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(dumps(x) + "\n" for x in iter_log_lines(rules, 4, 4, kinds, params)), encoding="utf-8")
+    result = runner.invoke(app, ["analyse", str(log), "--worlds", "6", "--bid-deals", "200", "--equity-dir",
+                                 str(tmp_path / "eq"), "--no-win-prob", "--json"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["decisions"] and all(d["loss"] >= 0 for d in doc["decisions"] if d["analysed"])
+    assert all((line["luck"] is None) == (players == 3) for line in doc["deals"] if line["result"] is not None)
+    if players == 3:
+        text = runner.invoke(app, ["analyse", str(log), "--worlds", "6", "--bid-deals", "200"])
+        assert text.exit_code == 0 and "three players: net points only" in text.stdout
+
+
 def test_thresholds_must_rise() -> None:
     assert Thresholds().flag(0.05) is None and Thresholds().flag(0.1) == "doubtful"
     assert Thresholds().flag(0.5) == "error" and Thresholds().flag(3) == "blunder"

@@ -463,7 +463,7 @@ def luck_and_result(facts: LineDecisions, settings: Settings,
 def _by_side(rules: RuleSet, side: int, value: float) -> list[float]:
     out = [0.0, 0.0]
     out[side] = value
-    out[1 - side] = -value
+    out[1 - side] = 0.0 - value  # not -0.0
     return out
 
 

@@ -389,15 +389,27 @@ def test_side_filter_and_two_players_with_the_match_win_chance(tmp_path) -> None
 # --- whatif --log -------------------------------------------------------------------------------------
 
 
-def test_whatif_log_card_decision_is_analyses(tmp_path) -> None:
+@pytest.fixture
+def flat_table(tmp_path) -> str:
+    """An equity folder holding a made-up trinidad table (0.5 everywhere): no table is estimated in a test."""
+    from analyser.analysis.equity import save_table
+
+    rules = make_rules("trinidad")
+    folder = tmp_path / "eq"
+    save_table(EquityTable(rules, "heuristic", 1, 1, np.full((14, 14), 0.5), np.zeros((14, 14))), folder)
+    return str(folder)
+
+
+def test_whatif_log_card_decision_is_analyses(tmp_path, flat_table) -> None:
     path = tmp_path / "deal.jsonl"
     path.write_text(docs_deal(), encoding="utf-8")
-    result = runner.invoke(app, ["whatif", "--log", str(path), "--event", "35", "--worlds", "20", "--json"])
+    result = runner.invoke(app, ["whatif", "--log", str(path), "--event", "35", "--worlds", "20", "--json",
+                                 "--equity-dir", flat_table])
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["kind"] == "card" and out["seat"] == 2 and out["chosen"] == "3H"
     assert set(out["cards"]) == {"5S", "TH", "3H", "6D"} and out["best"] in out["cards"]
-    assert all(0 <= c["win_prob"] <= 1 for c in out["cards"].values())
+    assert all(0 <= c["win_prob"] <= 1 for c in out["cards"].values()) and out["equity_table"].startswith(flat_table)
     report = run(path, Settings(worlds=20, bid_deals=200))
     same = next(d for d in report.decisions if d.event == 35)
     assert same.loss == pytest.approx(out["loss"]) and same.best == out["best"]
@@ -405,14 +417,14 @@ def test_whatif_log_card_decision_is_analyses(tmp_path) -> None:
     cut = json.loads(docs_deal())
     cut["events"] = cut["events"][:35]
     path.write_text(json.dumps(cut) + "\n", encoding="utf-8")
-    text = runner.invoke(app, ["whatif", "--log", str(path), "--worlds", "20", "--seat", "2"])
+    text = runner.invoke(app, ["whatif", "--log", str(path), "--worlds", "20", "--seat", "2", "--equity-dir", flat_table])
     assert text.exit_code == 0, text.stderr
     assert "seat 2 to play to trick 6 of 9" in text.stdout and "loss vs best" in text.stdout
 
 
-def test_whatif_log_bid_decision_and_refusals(tmp_path) -> None:
+def test_whatif_log_bid_decision_and_refusals(tmp_path, flat_table) -> None:
     result = runner.invoke(app, ["whatif", "--log", str(TYPED), "--line", "2", "--event", "3", "--max-deals", "2000",
-                                 "--measure", "points", "--json"])
+                                 "--measure", "points", "--json", "--equity-dir", flat_table])
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["kind"] == "bid" and out["seat"] == "dealer" and out["decider"] == 1 and out["chosen"] == "give"

@@ -1,4 +1,11 @@
-"""Policies by name: ``random`` or ``heuristic``, with optional parameter overrides, or ``tuned:RUN_DIR``.
+"""Policies by name: ``random``, ``heuristic``, ``oracle`` or ``pimc``, with optional parameter overrides,
+or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
+
+``oracle`` plays the open-hand solver's best card seeing every hand (it cheats: the
+ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
+not seen and plays the best mean (``pimc:worlds=40``). Both play the heuristic's card
+while more than ``max_cards`` cards are left in the hands, and bid as it does
+(engine/search.py).
 
 A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 (the eldest always stands). The kernels see an int kind and a float64 row per seat.
@@ -30,7 +37,11 @@ from .analysis.vocabulary import ROLES
 from .errors import AllFoursError
 from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
-from .engine.layout import K_HEURISTIC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE
+from .engine.layout import (
+    K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
+    X_MAX_CARDS, X_WORLDS,
+)
+from .engine.search import PIMC_WORLDS, SEARCH_MAX_CARDS
 
 
 class PolicyError(AllFoursError):
@@ -42,9 +53,13 @@ RANDOM_PARAMS: dict[str, tuple[int, float]] = {"beg": (P_BEG, 0.5), "give": (P_G
 # The heuristic's rules and defaults are documented in engine/heuristic.py; its beg, give
 # and bunch default to -1 (decide by the rules), a value in [0, 1] is a fixed probability.
 HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
+# The search players (engine/search.py) bid and discard as the heuristic does, with its parameters.
+ORACLE_PARAMS: dict[str, tuple[int, float]] = {**HEURISTIC_PARAMS, "max_cards": (X_MAX_CARDS, float(SEARCH_MAX_CARDS))}
+PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "worlds": (X_WORLDS, float(PIMC_WORLDS))}
 # The tuned policy shares the heuristic's named parameters; its tables come from tuned.json.
 PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
-    K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS}
+    K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS,
+    K_ORACLE: ORACLE_PARAMS, K_PIMC: PIMC_PARAMS}
 TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"

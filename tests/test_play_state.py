@@ -18,7 +18,8 @@ from analyser.cards import parse_card, parse_suit
 from analyser.engine.layout import (
     I_EVENTS, I_WINNER, N_INFO, N_STATE, N_WHY, PS_LED, PS_TO_PLAY, PS_TRICK_NO, PS_VOIDS,
 )
-from analyser.engine.state import apply, copy_state, init_state, is_over, legal, played_by, playout, score
+from analyser.engine.playout import playout
+from analyser.engine.state import apply, copy_state, init_state, is_over, legal, played_by, score
 from analyser.gamelog import events_to_json
 from analyser.policy import seat_policies
 from analyser.rules import make_rules

@@ -51,7 +51,8 @@ from typing import Any
 import numpy as np
 
 from ..engine.bits import rng_state
-from ..engine.layout import K_HEURISTIC, K_TUNED, N_STATE
+from ..engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED
+from ..engine.search import play_buffer_for
 from ..engine.tipcheck import (
     N_TD_COLS, N_TM_COLS, N_TO_COLS, TD_CHANGED, TD_NET_OFF, TD_NET_ON, TM_DEALS, TM_UNFINISHED, TM_WINS,
     TO_FOLLOWED, TO_SITUATIONS, observe_tips, tip_deals, tip_matches,
@@ -70,7 +71,7 @@ from .tournament import ratio
 PLAY_STREAM = 1100
 CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
-SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED)  # card players whose card play obeys the tip switches (heuristic_card)
+SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whose card play obeys the tip switches
 # The player whose habits the observation reads: the strongest card player the engine dispatches. The pimc search
 # player (engine/search.py) is meant to take this place once policies.choose_card plays it: pass observer="pimc"
 # (and fewer observe_deals: a search player is slow) to check_play_advice, the kernels need nothing more.
@@ -176,13 +177,8 @@ def tip_rows(rules: RuleSet, policy: str) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 def play_buffer(kinds: np.ndarray) -> np.ndarray:
-    """The play state buffer the seats' policies need (the search players, where the engine has them, need
-    a work area after the play state)."""
-    try:
-        from ..engine.search import needs_search, new_play_buffer
-    except ImportError:  # an engine without the search players
-        return np.zeros(N_STATE, dtype=np.int64)
-    return new_play_buffer(needs_search(kinds))
+    """The play buffer the seats' policies need (the search players need their work area after the play state)."""
+    return play_buffer_for(kinds)
 
 
 def chunk_streams(seed: int, stream: int, index: int) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,8 @@ from .bits import bit, rand_below, side_of
 from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
 from .decisions import copy_words, equity_of, jump_in, net_points, strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
-from .layout import I_WINNER, N_INFO, N_STATE, N_WHY
+from .search import is_search_kind, needs_search, new_play_buffer
+from .layout import I_WINNER, N_INFO, N_WHY
 from .policies import decide_beg, decide_give
 
 # Class schemes (how a hand is classed for the bidding game).
@@ -84,7 +85,7 @@ def payoff_tensor(rules, scores, kinds, params, ref_kind, ref_params, measure, e
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds) or is_search_kind(ref_kind))
     streams = np.zeros((5, 4), dtype=np.uint64)
     values = np.zeros(6, dtype=np.float64)
     return payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure, equity, scheme, deck_rng,

@@ -14,15 +14,17 @@ from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
 from .bits import RANK_JACK, bit, popcount, rand_below, side_of
+from .search import needs_search, new_play_buffer
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
     I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
     I_OVERFLOW, I_PLAYED, I_RUNS, I_TRICKS, I_WINNER, LM_DEALER, LM_END_EVENT, LM_FIRST_EVENT, LM_OVERFLOW,
     LM_SCORE_AFTER, LM_SCORE_BEFORE, LM_WINNER, MS_DEALER, MS_NEW_MATCH, MS_SCORE, N_INFO, N_LINE_META, N_MSTATE,
-    N_STATE, N_WHY, PS_N_TRICKS, W_GIFT, W_JACK_BONUS, W_KICK,
+    N_WHY, PS_N_TRICKS, W_GIFT, W_JACK_BONUS, W_KICK,
 )
 from .policies import choose_discard, decide_beg, decide_bunch, decide_give
-from .state import award, emit, init_state, playout, score
+from .playout import playout
+from .state import award, emit, init_state, score
 from .state import beats, legal_mask, trick_winner  # noqa: F401  (the rules of one card, imported from here too)
 
 KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
@@ -91,7 +93,7 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
     Results: `scores` updated in place, `info` (I_*), `pts[side, why]`, events in `ev`.
     """
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds))
     play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
                  pts, work, state)
 
@@ -239,7 +241,7 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds))
     return simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
                              deck, info, pts, scores, work, state)
 

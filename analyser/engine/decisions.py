@@ -22,8 +22,9 @@ from .bits import (
 )
 from .deal import HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit
+from .search import needs_search, new_play_buffer
 from .layout import (
-    EV_A, EV_B, I_FIRST_KICK, I_WINNER, N_EV_COLS, N_INFO, N_STATE, N_STREAMS, N_WHY, RNG_WORDS, ST_DEAL_CHOICE,
+    EV_A, EV_B, I_FIRST_KICK, I_WINNER, N_EV_COLS, N_INFO, N_STREAMS, N_WHY, RNG_WORDS, ST_DEAL_CHOICE,
     ST_DEAL_DECK, ST_JUMP, ST_LINE_CHOICE, ST_LINE_DECK,
 )
 from .policies import decide_beg, decide_give
@@ -92,7 +93,7 @@ def play_out(rules, dealer, scores, deck, kinds, params, deck_rng, rng, info, pt
     """Play on from a finished line (dealt by `dealer`) until a side wins; the winner."""
     ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds))
     return play_out_in(rules, dealer, scores, deck, kinds, params, deck_rng, rng, ev, info, pts, work, state)
 
 
@@ -218,7 +219,7 @@ def evaluate_decision(rules, dealer, decider, scores, known, rest, force_beg, fo
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds))
     streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     # The eldest begs after the turn-up's kick is scored: its policy sees that score.
     beg_scores = scores.copy()
@@ -375,7 +376,7 @@ def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rn
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = np.zeros(N_STATE, dtype=np.int64)
+    state = new_play_buffer(needs_search(kinds))
     streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     values = np.zeros(2, dtype=np.int64)
     no_table = np.zeros((1, 1), dtype=np.float64)

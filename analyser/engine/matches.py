@@ -18,7 +18,8 @@ from numba import njit
 from ..rules import R_PLAYERS
 from .bits import next_u64, rand_below
 from .deal import LINE_WORK, play_line_in
-from .layout import I_WINNER, N_STATE, N_INFO, N_WHY
+from .search import needs_search, new_play_buffer
+from .layout import I_WINNER, N_INFO, N_WHY
 
 MAX_MATCH_LINES = 100_000  # a match that has not ended by then is given up (flagged, never silent)
 
@@ -47,16 +48,16 @@ def play_match(rules, kinds, params, deck_rng, rng, scores):
     deck_rng gives the cut and every turn's card stream; rng the players' choices.
     Final scores are left in `scores` (one slot per side).
     """
-    deck, line_rng, ev, info, pts, work, state = match_scratch()
+    deck, line_rng, ev, info, pts, work, state = match_scratch(kinds)
     return play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, state)
 
 
 @njit(cache=True)
-def match_scratch():
+def match_scratch(kinds):
     """The work arrays play_match_in needs (it allocates nothing itself)."""
     return (np.zeros(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros((0, 4), dtype=np.int64),
             np.zeros(N_INFO, dtype=np.int64), np.zeros((4, N_WHY), dtype=np.int64),
-            np.zeros(LINE_WORK, dtype=np.uint64), np.zeros(N_STATE, dtype=np.int64))
+            np.zeros(LINE_WORK, dtype=np.uint64), new_play_buffer(needs_search(kinds)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -83,7 +84,7 @@ def play_pairs(rules, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, deck_rn
 
     `*_ab` seat A on side 0 (even seats) and B on side 1; `*_ba` the other way round.
     """
-    deck, line_rng, ev, info, pts, work, state = match_scratch()
+    deck, line_rng, ev, info, pts, work, state = match_scratch(kinds_ab)
     pair_deck = np.zeros(4, dtype=np.uint64)
     pair_rng = np.zeros(4, dtype=np.uint64)
     match_deck = np.zeros(4, dtype=np.uint64)

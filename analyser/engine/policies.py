@@ -7,7 +7,11 @@ falling through to another player. ``random`` is the reference policy (uniform
 among legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``,
 ``P_BUNCH``); ``heuristic`` (engine/heuristic.py) plays by named rules on the
 evaluator's features; ``tuned`` (engine/tuned.py) is the heuristic with beg/stand
-and give/run taken from per-hand-class tables (``allfours strategy``).
+and give/run taken from per-hand-class tables (``allfours strategy``); ``oracle`` and
+``pimc`` (engine/search.py) choose cards with the open-hand solver (oracle seeing every
+hand, pimc over sampled worlds) and decide the rest as the heuristic does. Their
+``state`` is a play buffer with the search area (``search.new_play_buffer``): the
+callers allocate it with ``needs_search(kinds)``.
 
 The signatures every policy implements:
 
@@ -41,14 +45,15 @@ from numba import njit
 
 from .bits import bit, popcount, rand_unit, random_card
 from .heuristic import heuristic_beg, heuristic_bunch, heuristic_card, heuristic_discard, heuristic_give
-from .layout import K_HEURISTIC, K_RANDOM, K_TUNED, P_BEG, P_BUNCH, P_GIVE
+from .layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, P_BEG, P_BUNCH, P_GIVE
+from .search import search_card
 from .tuned import tuned_beg, tuned_give
 
 
 @njit(cache=True, _nrt=False)
 def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the eldest begs."""
-    if kind == K_HEURISTIC:
+    if kind == K_HEURISTIC or kind == K_ORACLE or kind == K_PIMC:
         return heuristic_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_TUNED:
         return tuned_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
@@ -60,7 +65,7 @@ def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
 @njit(cache=True, _nrt=False)
 def decide_give(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the dealer gives one (keeps the turn-up suit), False to run the cards."""
-    if kind == K_HEURISTIC:
+    if kind == K_HEURISTIC or kind == K_ORACLE or kind == K_PIMC:
         return heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_TUNED:
         return tuned_give(params, hand, turnup, seat, dealer, scores, rules, rng)
@@ -72,7 +77,7 @@ def decide_give(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
 @njit(cache=True, _nrt=False)
 def decide_bunch(kind, params, hand, trump, seat, dealer, scores, rules, rng):
     """True if this player agrees to bunch (redeal after a run fixed a new trump)."""
-    if kind == K_HEURISTIC or kind == K_TUNED:
+    if kind == K_HEURISTIC or kind == K_TUNED or kind == K_ORACLE or kind == K_PIMC:
         return heuristic_bunch(params, hand, trump, seat, dealer, scores, rules, rng)
     if kind == K_RANDOM:
         return rand_unit(rng) < params[P_BUNCH]
@@ -94,7 +99,7 @@ def random_subset(mask, k, rng):
 @njit(cache=True, _nrt=False)
 def choose_discard(kind, params, hand, trump, keep, rng):
     """Mask of the cards to discard so that `keep` remain."""
-    if kind == K_HEURISTIC or kind == K_TUNED:
+    if kind == K_HEURISTIC or kind == K_TUNED or kind == K_ORACLE or kind == K_PIMC:
         return heuristic_discard(params, hand, trump, keep)
     if kind == K_RANDOM:
         return random_subset(hand, popcount(hand) - keep, rng)
@@ -106,6 +111,8 @@ def choose_card(kind, params, state, legal, rules, rng):
     """The card the seat to play in `state` (read-only: engine/state.py) plays, from the non-empty mask `legal`."""
     if kind == K_HEURISTIC or kind == K_TUNED:
         return heuristic_card(params, state, legal, rules, rng)
+    if kind == K_ORACLE or kind == K_PIMC:
+        return search_card(kind, params, state, legal, rules, rng)
     if kind == K_RANDOM:
         return random_card(rng, legal)
     raise ValueError("unknown policy kind")

@@ -5,8 +5,9 @@ hands, trump, the trick so far by seat, leader, led suit, best card and seat, to
 trump, cards captured per side, the jack's captor, the cards each seat has played (``played_by``),
 the voids each seat has shown, the dealer and the scores. A search player copies a
 state (``copy_state`` or ``state.copy()``), tries a card with ``apply`` and plays
-on with ``playout``; the engine's own trick loop is ``playout`` too, so there is one
-implementation of play.
+on with ``playout`` (``playout.py``, where the seats' policies choose); the engine's
+own trick loop is ``playout`` too, so there is one implementation of play. This
+module knows no policy: the search players (``search.py``) stand on it.
 
 * ``init_state(state, rules, hands, trump, turnup, dealer, scores)``: the position
   when trick play starts (the eldest to lead).
@@ -16,8 +17,8 @@ implementation of play.
 * ``is_over(state)``: every trick played.
 * ``score(state, rules, scores, ev, info, pts)``: High, Low, Jack, Game in strict
   order, stopping at the target.
-* ``playout(state, rules, kinds, params, rng, ev, info)``: play on to the end with
-  the seats' policies.
+* ``playout(state, rules, kinds, params, rng, ev, info)`` (``playout.py``): play on
+  to the end with the seats' policies.
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
-from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, random_card, side_of, suit_mask
+from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, side_of, suit_mask
 from .layout import (
-    E_GAME_TOTALS, E_PLAY, E_POINTS, E_TRICK, I_EVENTS, I_OVERFLOW, I_WINNER, K_RANDOM, N_STATE, PS_BEST_CARD,
+    E_GAME_TOTALS, E_POINTS, I_EVENTS, I_OVERFLOW, I_WINNER, N_STATE, PS_BEST_CARD,
     PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED, PS_LEADER, PS_N_TRICKS,
     PS_PLAYED, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOID_TRUMP, PS_VOIDS, W_GAME, W_HANG_JACK, W_HIGH, W_JACK,
 )
-from .policies import choose_card
 
 assert N_STATE == PS_VOID_TRUMP + 1 and PS_VOIDS + 4 == PS_TRUMP
 
@@ -277,51 +277,6 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
     state[PS_TRICK_NO] += 1
     new_trick(state, winner)
     return winner, -1, -1, -1, -1, np.int64(0)
-
-
-@njit(cache=True, _nrt=False)
-def playout(state, rules, kinds, params, rng, ev, info):
-    """Play every remaining card with the seats' policies, writing play and trick events."""
-    n = state[PS_PLAYERS]
-    all_random = True
-    for s in range(n):
-        all_random = all_random and kinds[s] == K_RANDOM
-    if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
-        play_cards(state, rules, kinds, params, rng, ev, info, False)
-    else:
-        play_cards(state, rules, kinds, params, rng, ev, info, True)
-
-
-@njit(cache=True, inline="always")
-def play_cards(state, rules, kinds, params, rng, ev, info, dispatch):
-    # The hot loop: what does not change during play, and the trick's fields, stay in
-    # registers (step stores them all), so the state is never read back here. Inlined
-    # twice by playout: with `dispatch` False the policies' code is not in the loop.
-    seat = state[PS_TO_PLAY]
-    n = state[PS_PLAYERS]
-    trump = state[PS_TRUMP]
-    forbid = state[PS_FORBID] != 0
-    void_trump = state[PS_VOID_TRUMP] != 0
-    led = state[PS_LED]
-    best_card = state[PS_BEST_CARD]
-    best_seat = state[PS_BEST_SEAT]
-    top = state[PS_TOP_TRUMP]
-    trick = state[PS_TRICK_MASK]
-    left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
-    for _ in range(left):
-        mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
-        if dispatch and kinds[seat] != K_RANDOM:
-            card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
-        else:
-            card = random_card(rng, mask)
-        emit(ev, info, E_PLAY, seat, card, 0)
-        winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
-                                                             best_seat, top, trick)
-        if winner >= 0:
-            emit(ev, info, E_TRICK, winner, 0, 0)
-            seat = winner
-        else:
-            seat = seat + 1 if seat + 1 < n else 0
 
 
 @njit(cache=True, _nrt=False)

@@ -1,0 +1,64 @@
+"""``playout``: play a position on to the end with the seats' policies (the engine's trick loop).
+
+It moves the play state (``state.py``) with ``step``, the seats' policies choosing
+(``policies.choose_card``). ``state`` may be a play buffer (``search.new_play_buffer``):
+the play state followed by the search players' work area.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount, random_card
+from .layout import (
+    E_PLAY, E_TRICK, K_RANDOM, PS_BEST_CARD, PS_BEST_SEAT, PS_FORBID, PS_HAND, PS_LED, PS_N_TRICKS, PS_PLAYERS,
+    PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOID_TRUMP,
+)
+from .policies import choose_card
+from .state import emit, legal_mask, step
+
+
+@njit(cache=True, _nrt=False)
+def playout(state, rules, kinds, params, rng, ev, info):
+    """Play every remaining card with the seats' policies, writing play and trick events."""
+    n = state[PS_PLAYERS]
+    all_random = True
+    for s in range(n):
+        all_random = all_random and kinds[s] == K_RANDOM
+    if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
+        play_cards(state, rules, kinds, params, rng, ev, info, False)
+    else:
+        play_cards(state, rules, kinds, params, rng, ev, info, True)
+
+
+@njit(cache=True, inline="always")
+def play_cards(state, rules, kinds, params, rng, ev, info, dispatch):
+    # The hot loop: what does not change during play, and the trick's fields, stay in
+    # registers (step stores them all), so the state is never read back here. Inlined
+    # twice by playout: with `dispatch` False the policies' code is not in the loop.
+    seat = state[PS_TO_PLAY]
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    forbid = state[PS_FORBID] != 0
+    void_trump = state[PS_VOID_TRUMP] != 0
+    led = state[PS_LED]
+    best_card = state[PS_BEST_CARD]
+    best_seat = state[PS_BEST_SEAT]
+    top = state[PS_TOP_TRUMP]
+    trick = state[PS_TRICK_MASK]
+    left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
+    for _ in range(left):
+        mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
+        if dispatch and kinds[seat] != K_RANDOM:
+            card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
+        else:
+            card = random_card(rng, mask)
+        emit(ev, info, E_PLAY, seat, card, 0)
+        winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
+                                                             best_seat, top, trick)
+        if winner >= 0:
+            emit(ev, info, E_TRICK, winner, 0, 0)
+            seat = winner
+        else:
+            seat = seat + 1 if seat + 1 < n else 0

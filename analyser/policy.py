@@ -60,6 +60,9 @@ PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "worlds": (X_WORLD
 PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
     K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS,
     K_ORACLE: ORACLE_PARAMS, K_PIMC: PIMC_PARAMS}
+# Words for flags and switches: heuristic:tip_trump_ace=on, heuristic:smear=off; "auto" (-1) leaves a
+# play-advice switch to the player's own rules.
+SWITCH_WORDS = {"on": 1.0, "off": 0.0, "auto": -1.0}
 TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
@@ -88,10 +91,14 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
         key = key.strip().replace("-", "_")
         if not eq or key not in table:
             raise PolicyError(f"bad policy parameter {item!r} for {name}: known are {', '.join(table)}")
+        word = value.strip().lower()
+        if word in SWITCH_WORDS:
+            row[table[key][0]] = SWITCH_WORDS[word]
+            continue
         try:
             row[table[key][0]] = float(value)
         except ValueError:
-            raise PolicyError(f"bad value in {item!r}: expected a number") from None
+            raise PolicyError(f"bad value in {item!r}: expected a number or one of {', '.join(SWITCH_WORDS)}") from None
     return kind, row
 
 

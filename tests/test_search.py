@@ -183,3 +183,18 @@ def test_search_players_play_legal_deals_every_preset(preset, players, spec):
     for line in lines:
         verdict = referee_line(line)  # raises LogError on an illegal card
         assert not verdict.scored, "the log carries its own points, and the referee agrees with them"
+
+
+def test_tip_switches_bind_the_search_players_and_take_words():
+    from analyser.engine.tips import tip_allowed
+    kind, on = parse_policy("oracle:tip_trump_ace=on,tip_keep_game_cards=on,tip_capture_jack=off")
+    assert (on[15], on[16], on[13]) == (1.0, 1.0, 0.0)
+    assert parse_policy("pimc:tip_trump_ace=auto")[1][15] == -1.0
+    narrowed = 0
+    for rules, state in random_positions("classic", 4, 60, seed=12):
+        m = legal(state)
+        allowed = mask(tip_allowed(on, state, m))
+        narrowed += allowed != mask(m)
+        card = choose_card(kind, on, state, m, rules.as_array(), chunk_rngs(1, 0)[1])
+        assert allowed >> card & 1, "the search plays only cards the switches allow"
+    assert narrowed > 0, "some position is one of the tips' situations"

@@ -11,7 +11,7 @@ named parameters.
   the hidden cards consistent with that (``sample_world``), solves each one open,
   and plays the card with the best mean value over the worlds.
 
-The play-advice switches of the heuristic (``tips.py``, ``pimc:tip_trump_ace=1``)
+The play-advice switches of the heuristic (``tips.py``, ``pimc:tip_trump_ace=on``)
 bind them too: a switch set on or off narrows the cards searched, so a tip is measured
 against a player that otherwise plays well.
 

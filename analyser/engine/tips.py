@@ -1,13 +1,15 @@
 """The play advice of document 003 ("Consejos y estrategias") as switches of a card player.
 
 Each tip is one slot of the policy's parameter row (``layout.H_TIP_*``): -1 (the
-default) leaves the player as it is, 1 forces the tip on, 0 forces it off. A tip
+default, ``=auto``) leaves the player as it is, 1 (``=on``) forces the tip on, 0
+(``=off``) forces it off: ``heuristic:tip_trump_ace=on``, ``pimc:tip_trump_ace=off``. A tip
 applies only in its *situation*; there ``tip_masks`` gives the cards allowed with
 the tip on and with it off, both non-empty subsets of the legal cards (forcing a
 tip off never leaves a player without a legal card: where every legal card is the
 tip's, the tip cannot be avoided and the mask is the legal cards). The heuristic
-(``heuristic.heuristic_card``) plays its own choice among the allowed cards; a
-search player can take the same masks as a constraint on its candidates.
+(``heuristic.heuristic_card``) plays its own choice among the allowed cards; the
+search players (``search.search_card``: ``oracle``, ``pimc``) search only the allowed
+cards, so a tip can be measured against a player that otherwise plays well.
 
 What each switch does, quoting the tip ("small trumps" are the 2 to 9 of trump; the
 jack "is out" when the player does not hold it and has not seen it played or

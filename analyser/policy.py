@@ -83,9 +83,7 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
         raise PolicyError(f"unknown policy {spec!r}: choose one of {', '.join(POLICY_KINDS)}")
     kind = POLICY_KINDS.index(name)
     table = PARAMS_BY_KIND[kind]
-    row = np.zeros(N_PARAMS, dtype=np.float64)
-    for index, default in table.values():
-        row[index] = default
+    row = default_row(kind)
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().replace("-", "_")
@@ -117,12 +115,15 @@ def seat_policies(specs: list[str], players: int) -> tuple[np.ndarray, np.ndarra
 # --- the tuned policy's file -------------------------------------------------------------
 
 
+TABLED_KINDS = (K_TUNED, K_ORACLE, K_PIMC)  # kinds that bid by the tuned player's tables (-1: the heuristic's rule)
+
+
 def default_row(kind: int) -> np.ndarray:
-    """The parameter row of a kind with every default (tuned: empty tables, -1)."""
+    """The parameter row of a kind with every default (tuned, oracle, pimc: empty tables, -1)."""
     row = np.zeros(N_PARAMS, dtype=np.float64)
     for index, default in PARAMS_BY_KIND[kind].values():
         row[index] = default
-    if kind == K_TUNED:
+    if kind in TABLED_KINDS:
         row[T_BEG:T_BEG + N_HAND_CLASSES] = -1.0
         row[T_GIVE:T_GIVE + N_HAND_CLASSES] = -1.0
     return row
@@ -138,8 +139,8 @@ def tuned_row(base: np.ndarray, beg: np.ndarray, give: np.ndarray) -> np.ndarray
 
 
 def tuned_tables(kind: int, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The (beg, give) flag tables of a row: a tuned row's own, all -1 for a heuristic one."""
-    if kind == K_TUNED:
+    """The (beg, give) flag tables of a row: a tuned (oracle, pimc) row's own, all -1 for a heuristic one."""
+    if kind in TABLED_KINDS:
         return row[T_BEG:T_BEG + N_HAND_CLASSES].copy(), row[T_GIVE:T_GIVE + N_HAND_CLASSES].copy()
     return np.full(N_HAND_CLASSES, -1.0), np.full(N_HAND_CLASSES, -1.0)
 

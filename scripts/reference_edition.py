@@ -5,6 +5,8 @@
 One report folder per rule system: trinidad with 10 million paired decision deals
 per strategy round, every other preset and player count with 1 million. Seed 1.
 `--scale` shrinks every size (for a quick look); the committed edition uses 1.
+results/sensitivity (scripts/sensitivity.py, run apart: it takes about half an hour) goes into
+the trinidad-4p report when it is there.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ EDITIONS = [  # (preset, players, deals per strategy round)
     ("classic", 2, 1_000_000),
 ]
 SEED = 1
+# The strategy tables with pimc playing the cards (scripts/sensitivity.py, too slow to rerun with every
+# edition): shown in the edition of its rules when its folder is there.
+SENSITIVITY = {"trinidad-4p": ROOT / "results" / "sensitivity"}
 
 
 def main() -> int:
@@ -48,6 +53,8 @@ def main() -> int:
         command = [sys.executable, "-m", "analyser", "report", "--rules", preset, "--players", str(players),
                    "--deals", str(size), "--seed", str(SEED), "--out", str(folder.relative_to(ROOT)),
                    "--force"]  # the edition is regenerated into its existing folders
+        if name in SENSITIVITY and (SENSITIVITY[name] / "sensitivity.json").is_file():
+            command += ["--sensitivity", str(SENSITIVITY[name].relative_to(ROOT))]
         began = time.perf_counter()
         print(f"{name}: {size:,} deals per round ...", flush=True)
         subprocess.run(command, cwd=ROOT, check=True)

@@ -43,11 +43,25 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
+SENSITIVITY_ROWS = [  # as scripts/sensitivity.py writes them
+    {"role": "eldest", "class_key": "T0", "n": 40, "heuristic_recommend": "beg", "heuristic_diff": 0.5,
+     "heuristic_ci_lo": 0.1, "heuristic_ci_hi": 0.9, "pimc_recommend": "beg", "pimc_diff": 0.4, "pimc_ci_lo": 0.05,
+     "pimc_ci_hi": 0.75, "verdict": "holds"},
+    {"role": "dealer", "class_key": "T3", "n": 12, "heuristic_recommend": "give", "heuristic_diff": 0.2,
+     "heuristic_ci_lo": -0.3, "heuristic_ci_hi": 0.7, "pimc_recommend": "run", "pimc_diff": -0.1, "pimc_ci_lo": -0.6,
+     "pimc_ci_hi": 0.4, "verdict": "unsettled"},
+]
+
+
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
+    sens = tmp_path_factory.mktemp("sensitivity")
+    (sens / "sensitivity.json").write_text(json.dumps({
+        "rules": "trinidad", "players": 4, "deals": 1500, "seed": 1, "pimc": "pimc:worlds=10", "seconds": 1800.0,
+        "cpus": 2, "command": "python scripts/sensitivity.py --deals 1500", "rows": SENSITIVITY_ROWS}))
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
-                                 "--seed", "3", "--threads", "2", "--out", str(out)])
+                                 "--seed", "3", "--threads", "2", "--out", str(out), "--sensitivity", str(sens)])
     assert result.exit_code == 0, result.output
     return out
 
@@ -122,6 +136,16 @@ def test_the_play_advice_section(report_dir):
         assert f"**{verdict}**: {claim}" in md and f"`{switch}`" in md
     assert (play["deals"] == numbers["sizes"]["play_deals"]).all()
     assert "Triunfe el As a toda costa" in md  # each switch quotes its tip
+
+
+def test_the_search_players_and_the_sensitivity(report_dir):
+    md = (report_dir / "REPORT.md").read_text()
+    strength = pd.read_csv(report_dir / "tables" / "tournaments.csv")
+    pairs = list(zip(strength["player A"], strength["player B"]))
+    assert ("pimc", "heuristic") in pairs and ("oracle", "heuristic") in pairs and ("pimc", "random") in pairs
+    assert "## Do the recommendations depend on the card player?" in md
+    table = pd.read_csv(report_dir / "tables" / "sensitivity.csv")
+    assert list(table["verdict"]) == ["holds", "unsettled"] and "holds 1, moves 0, unsettled 1" in md
 
 
 def test_same_seed_same_numbers(report_dir, tmp_path):

@@ -198,3 +198,29 @@ def test_tip_switches_bind_the_search_players_and_take_words():
         card = choose_card(kind, on, state, m, rules.as_array(), chunk_rngs(1, 0)[1])
         assert allowed >> card & 1, "the search plays only cards the switches allow"
     assert narrowed > 0, "some position is one of the tips' situations"
+
+
+def test_search_players_bid_by_the_tuned_tables_the_heuristics_rules_by_default():
+    from analyser.engine.layout import T_BEG
+    from analyser.engine.policies import decide_beg
+    rules = make_rules("trinidad").as_array()
+    kind, row = parse_policy("pimc")
+    hkind, hrow = parse_policy("heuristic")
+    always = row.copy()
+    always[T_BEG:T_BEG + 33] = 1.0
+    r = np.random.default_rng(1)
+    scores = np.zeros(4, dtype=np.int64)
+    for _ in range(200):
+        cards = r.choice(52, 7, replace=False)
+        hand = np.uint64(sum(1 << int(c) for c in cards[:6]))
+        rng = chunk_rngs(1, 0)[1]
+        args = (hand, int(cards[6]), 0, 3, scores, rules, rng)
+        assert decide_beg(kind, row, *args) == decide_beg(hkind, hrow, *args)
+        assert decide_beg(kind, always, *args)
+
+
+def test_strategy_tables_with_pimc_playing_the_cards():
+    from analyser.analysis.strategy import run_strategy
+    result = run_strategy(make_rules("trinidad", players=2), "pimc:worlds=2", deals=60, seed=2, rounds=1, threads=1)
+    eldest = result.final("eldest")
+    assert eldest["n"].sum() == 60 and set(eldest["recommend"]) <= {"stand", "beg", ""}  # "": a class never dealt

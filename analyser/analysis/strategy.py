@@ -68,7 +68,7 @@ from ..engine.decisions import (
     CT_KICK_ENDED, CT_TRIES, N_CLASS_SUMS, N_COUNTS, n_classes, paired_class_sums,
 )
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
-from ..engine.layout import K_HEURISTIC, K_TUNED, P_BEG, P_GIVE
+from ..engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED, P_BEG, P_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
 from ..policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
 from ..rules import RuleSet
@@ -242,9 +242,9 @@ class StrategyResult:
 
 def check_base_policy(policy: str) -> tuple[int, np.ndarray]:
     kind, row = parse_policy(policy)
-    if kind not in (K_HEURISTIC, K_TUNED):
-        raise PolicyError(f"strategy tunes the heuristic player's decisions: --policy must be heuristic[:key=value] "
-                          f"or tuned:RUN_DIR, not {policy!r}")
+    if kind not in (K_HEURISTIC, K_TUNED, K_PIMC, K_ORACLE):
+        raise PolicyError(f"strategy tunes the heuristic player's decisions: --policy must be heuristic[:key=value], "
+                          f"tuned:RUN_DIR, or pimc[:key=value] / oracle to play the cards by search, not {policy!r}")
     if row[P_BEG] >= 0 or row[P_GIVE] >= 0:
         raise PolicyError(f"{policy!r} fixes the beg or give probability, so no table could change it: "
                           "leave beg= and give= out of the policy")
@@ -292,7 +292,8 @@ def run_strategy(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
     for r in range(rounds):
         role = ROLES[r % 2]
         row = tuned_row(base, tables["eldest"], tables["dealer"])
-        kinds = np.full(rules.players, K_TUNED, dtype=np.int64)
+        # The tables in the row, the cards played by the tuned (heuristic) player or by a search player.
+        kinds = np.full(rules.players, kind if kind in (K_PIMC, K_ORACLE) else K_TUNED, dtype=np.int64)
         params = np.tile(row, (rules.players, 1))
         began = time.perf_counter()
         sums, counts = class_sums(rules, role, scores, kinds, params, CLASSING_HAND, deals, seed, r, executor,

@@ -29,6 +29,9 @@ def report(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    sensitivity: Annotated[Optional[Path], typer.Option(
+        "--sensitivity", help="Folder written by scripts/sensitivity.py (the strategy tables with pimc playing the "
+                              "cards): shown as a section of the report.")] = None,
     force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -46,15 +49,18 @@ def report(
     words = ["allfours", "report", "--rules", ruleset.preset, "--players", str(ruleset.players)]
     words += [w for item in (set_ or []) for w in ("--set", item)]
     words += ["--deals", str(deals), "--seed", str(seed), "--policy", policy, "--out", str(folder)]
+    words += ["--sensitivity", str(sensitivity)] if sensitivity is not None else []
     command = " ".join(shlex.quote(w) for w in words + ["--force"])
     check_options(threads, scheduler, cluster)
     check_base_policy(policy)
     check_output(folder, "--out", folder=True, force=force)
+    if sensitivity is not None and not (sensitivity / "sensitivity.json").is_file():
+        fail(f"--sensitivity {sensitivity}: no sensitivity.json there (write it with scripts/sensitivity.py)")
     announce_engine()
     with open_executor(threads, scheduler, cluster) as executor:
         try:
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
-                                log=lambda m: typer.echo(f"report: {m}", err=True))
+                                log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity)
         except OSError as err:
             where = f"{err.filename}: " if err.filename and str(err.filename) != str(folder) else ""
             why = "a file is in the way of a folder" if isinstance(err, FileExistsError) else err.strerror or err

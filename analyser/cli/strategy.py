@@ -81,7 +81,8 @@ def strategy(
                                         help="Best-response rounds at most (eldest, dealer, eldest, ...).")]
     = DEFAULT_ROUNDS,
     policy: Annotated[str, typer.Option("--policy", help="Starting policy of every seat: heuristic[:key=value] or "
-                                                         "tuned:RUN_DIR.")] = "heuristic",
+                                                         "tuned:RUN_DIR; pimc[:worlds=N] or oracle to play the cards "
+                                                         "by search (slow).")] = "heuristic",
     score: ScoreOpt = None,
     seed: SeedOpt = 1,
     out: Annotated[Optional[Path], typer.Option(

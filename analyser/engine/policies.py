@@ -9,7 +9,8 @@ among legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``,
 evaluator's features; ``tuned`` (engine/tuned.py) is the heuristic with beg/stand
 and give/run taken from per-hand-class tables (``allfours strategy``); ``oracle`` and
 ``pimc`` (engine/search.py) choose cards with the open-hand solver (oracle seeing every
-hand, pimc over sampled worlds) and decide the rest as the heuristic does. Their
+hand, pimc over sampled worlds) and decide the rest as ``tuned`` does (its tables all
+-1 by default: the heuristic's rules; ``allfours strategy --policy pimc`` fills them). Their
 ``state`` is a play buffer with the search area (``search.new_play_buffer``): the
 callers allocate it with ``needs_search(kinds)``.
 
@@ -53,9 +54,9 @@ from .tuned import tuned_beg, tuned_give
 @njit(cache=True, _nrt=False)
 def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the eldest begs."""
-    if kind == K_HEURISTIC or kind == K_ORACLE or kind == K_PIMC:
+    if kind == K_HEURISTIC:
         return heuristic_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
-    if kind == K_TUNED:
+    if kind == K_TUNED or kind == K_ORACLE or kind == K_PIMC:
         return tuned_beg(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_RANDOM:
         return rand_unit(rng) < params[P_BEG]
@@ -65,9 +66,9 @@ def decide_beg(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
 @njit(cache=True, _nrt=False)
 def decide_give(kind, params, hand, turnup, seat, dealer, scores, rules, rng):
     """True if the dealer gives one (keeps the turn-up suit), False to run the cards."""
-    if kind == K_HEURISTIC or kind == K_ORACLE or kind == K_PIMC:
+    if kind == K_HEURISTIC:
         return heuristic_give(params, hand, turnup, seat, dealer, scores, rules, rng)
-    if kind == K_TUNED:
+    if kind == K_TUNED or kind == K_ORACLE or kind == K_PIMC:
         return tuned_give(params, hand, turnup, seat, dealer, scores, rules, rng)
     if kind == K_RANDOM:
         return rand_unit(rng) < params[P_GIVE]

@@ -2,7 +2,9 @@
 
 Both choose a card with the open-hand solver (``solver.py``); their stand/beg,
 give/run, bunch and discards are the heuristic's (``heuristic.py``), with its
-named parameters.
+named parameters, and their row has the ``tuned`` player's beg and give tables
+(``tuned.py``; all -1, the heuristic's rules, unless ``allfours strategy --policy
+pimc`` tunes them).
 
 * **oracle** solves the true position, every hand open, and plays the card of
   best value for its side. It cheats: it is the ceiling for any card player.

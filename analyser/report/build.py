@@ -81,6 +81,7 @@ class Sizes:
     equilibrium: int
     play_deals: int      # duplicated deals per play tip
     play_matches: int    # duplicated matches per play tip
+    search_matches: int  # matches per pairing of the search players (pimc, oracle): slow, so fewer
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
@@ -88,7 +89,8 @@ class Sizes:
                    equity_per_cell=max(1000, min(20_000, deals // 50)),
                    matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
                    equilibrium=max(2000, min(deals, 1_000_000)),
-                   play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)))
+                   play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)),
+                   search_matches=max(20, min(2000, deals // 5000)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
@@ -119,8 +121,9 @@ def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
 
 def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
                  threads: int | None = None, executor: Executor | None = None,
-                 command: str | None = None, log: Any = None) -> Path:
-    """Run every part and write the report folder; returns the REPORT.md path."""
+                 command: str | None = None, log: Any = None, sensitivity: Path | None = None) -> Path:
+    """Run every part and write the report folder; returns the REPORT.md path. `sensitivity`: a folder written
+    by scripts/sensitivity.py (the strategy tables with pimc card play), shown as its own section."""
     say = log or (lambda message: None)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -153,6 +156,11 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     say(f"tournaments: {sizes.matches:,} matches per pairing")
     strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
                                sizes.matches, seed, threads)
+    if strength is not None and sizes.search_matches > 0:
+        say(f"search players: {sizes.search_matches:,} matches per pairing")
+        searched = player_strength(rules, [Pairing("pimc", "heuristic"), Pairing("oracle", "heuristic"),
+                                           Pairing("pimc", "random")], sizes.search_matches, seed + 10, threads)
+        strength = pd.concat([strength, searched], ignore_index=True)
 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
     command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -236,13 +244,20 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                                               f"{rules.players} players")
         doc.paragraph("Every conclusion above assumes these players. `heuristic` plays by the named rules of "
                       "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' "
-                      "stand/beg and give/run choices. Each match is played twice with the same cards and "
-                      "the seats swapped.")
+                      "stand/beg and give/run choices. `pimc` samples worlds of the cards it has not seen "
+                      "(consistent with the play and the voids shown), solves each with every hand open and plays "
+                      "the best mean; `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of "
+                      "card play). Both bid as the heuristic does and play its card while more than 24 cards are "
+                      "left in the hands (`analyser/engine/search.py`). Each match is played twice with the same "
+                      f"cards and the seats swapped; {sizes.search_matches:,} matches for each search-player "
+                      "pairing.")
         doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
         doc.table(strength_view(strength), "Tournaments", path)
     else:
         doc.paragraph("Tournaments need two sides; with three players each plays alone.")
 
+    if sensitivity is not None:
+        _sensitivity(doc, out, Path(sensitivity), numbers)
     _method(doc, rules, strategy, sizes, seed)
     (out / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(out), encoding="utf-8")
@@ -347,6 +362,33 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
                  f"[{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]; best response: {c.get('best_response_verdict', '-')}"
                  for c in claims])
     doc.table(view, "Advice against the equilibrium", path)
+
+
+def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]) -> None:
+    """The strategy tables recomputed with pimc playing the cards (scripts/sensitivity.py's folder)."""
+    data = json.loads((folder / "sensitivity.json").read_text(encoding="utf-8"))
+    table = pd.DataFrame(data["rows"])
+    numbers["sensitivity"] = {k: v for k, v in data.items() if k != "rows"} | {"rows": data["rows"]}
+    counts = table["verdict"].value_counts().to_dict()
+    doc.heading("Do the recommendations depend on the card player?")
+    doc.paragraph(
+        f"The eldest's and the dealer's tables (two best-response rounds) recomputed on {data['deals']:,} paired "
+        f"decision deals per round, the same deals played once by the heuristic and once by `{data['pimc']}` "
+        f"(`{data['command']}`, {data['seconds'] / 60:.0f} minutes on {data['cpus']} cores). A class *holds* when "
+        "pimc recommends what the heuristic does with a CI that excludes zero, *moves* when pimc recommends the "
+        "other option with a CI that excludes zero, and is *unsettled* when pimc's CI includes zero (this "
+        f"subsample cannot say): holds {counts.get('holds', 0)}, moves {counts.get('moves', 0)}, unsettled "
+        f"{counts.get('unsettled', 0)}.")
+    view = pd.DataFrame({
+        "role": table["role"], "class": table["class_key"], "deals": table["n"],
+        "heuristic": table["heuristic_recommend"],
+        "heuristic diff, 95% CI": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                                   zip(table["heuristic_diff"], table["heuristic_ci_lo"], table["heuristic_ci_hi"])],
+        "pimc": table["pimc_recommend"],
+        "pimc diff, 95% CI": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                              zip(table["pimc_diff"], table["pimc_ci_lo"], table["pimc_ci_hi"])],
+        "verdict": table["verdict"]})
+    doc.table(view, "Strategy tables, heuristic against pimc card play", save_table(view, out, "sensitivity"))
 
 
 def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: int) -> None:

@@ -1,0 +1,88 @@
+"""Benchmark of the search players: card decisions per second on one thread, 6-card deals.
+
+    .venv/bin/python scripts/pimc_bench.py [--deals 40] [--players 4] [--policy pimc] [--seed 1] [--json]
+
+Each deal is dealt at random (6 cards each, a random trump, trinidad rules) and played
+to the end by the heuristic; at every card decision with more than one legal card the
+search player (`--policy`, default `pimc` with its default worlds; `oracle` too) is
+asked for its card, and that call is timed (compilation excluded: one decision first).
+Forced plays (one legal card) cost nothing and are not counted. Target (issue 13): pimc
+with its default worlds at least 20 card decisions per second per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from analyser.engine.layout import PS_TO_PLAY
+from analyser.engine.policies import choose_card
+from analyser.engine.search import new_play_buffer
+from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.policy import parse_policy
+from analyser.rules import make_rules
+from analyser.simulate import chunk_rngs
+
+TARGET = 20.0  # decisions per second per core
+
+
+def deal_state(rules_array: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
+    pack = rng.permutation(52)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(players):
+        hands[s] = np.uint64(sum(1 << int(c) for c in pack[6 * s:6 * s + 6]))
+    turnup = int(pack[6 * players])
+    state = new_play_buffer(True)
+    init_state(state, rules_array, hands, turnup // 13, turnup, players - 1, np.zeros(4, dtype=np.int64))
+    return state
+
+
+def measure(policy: str, players: int, deals: int, seed: int) -> dict[str, float]:
+    rules = make_rules("trinidad", players=players).as_array()
+    kind, params = parse_policy(policy)
+    hkind, hparams = parse_policy("heuristic")
+    rng = np.random.default_rng(seed)
+    choice = chunk_rngs(seed, 0)[1]
+    warm = deal_state(rules, players, np.random.default_rng(0))
+    choose_card(kind, params, warm, legal(warm), rules, choice)  # compile or load the cache first
+    seconds = []
+    for _ in range(deals):
+        state = deal_state(rules, players, rng)
+        while not is_over(state):
+            mask = legal(state)
+            if int(mask) & (int(mask) - 1):
+                start = time.perf_counter()
+                choose_card(kind, params, state, mask, rules, choice)
+                seconds.append(time.perf_counter() - start)
+            card = choose_card(hkind, hparams, state, mask, rules, choice)
+            apply(state, card)
+            assert state[PS_TO_PLAY] >= 0
+    ms = np.array(seconds) * 1e3
+    return {"policy": policy, "players": players, "deals": deals, "decisions": len(ms),
+            "decisions_per_s": float(len(ms) / (ms.sum() / 1e3)), "median_ms": float(np.median(ms)),
+            "p99_ms": float(np.percentile(ms, 99)), "max_ms": float(ms.max())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--policy", default="pimc", help="a search player's spec: pimc, pimc:worlds=40, oracle")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    opts = parser.parse_args()
+    r = measure(opts.policy, opts.players, opts.deals, opts.seed)
+    if opts.json:
+        print(json.dumps(r, indent=1))
+        return
+    print(f"{r['policy']}, {r['players']} players, trinidad, 6-card deals played by the heuristic, one thread")
+    print(f"{r['decisions']} card decisions (forced plays excluded): {r['decisions_per_s']:.1f} per second, "
+          f"median {r['median_ms']:.2f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms "
+          f"(target: pimc >= {TARGET:.0f} per second)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Sensitivity of the strategy tables to the card player: heuristic play against pimc play, same deals.
+
+    .venv/bin/python scripts/sensitivity.py [--rules trinidad] [--players 4] [--deals 1500] [--worlds 10]
+                                             [--seed 1] [--out results/sensitivity]
+
+Every conclusion of the analyser assumes its card player. This recomputes the eldest's
+and the dealer's strategy tables (two best-response rounds of ``allfours strategy``:
+eldest, then dealer) twice on the same sampled deals (same seed, same card streams):
+once with the heuristic playing the cards, once with ``pimc:worlds=W`` (the bidding
+rules are the heuristic's in both, the tables replace them as the rounds go). For every
+hand class it prints both recommendations with their 95% CIs and a verdict:
+
+* ``holds``: pimc's recommendation is the heuristic's, and pimc's CI excludes zero;
+* ``moves``: pimc recommends the other option, and its CI excludes zero;
+* ``unsettled``: pimc's CI includes zero: this subsample cannot say.
+
+Writes ``sensitivity.json``, ``sensitivity.csv`` and ``README.md`` (the table, the command,
+the sizes and the time taken) to ``--out``; ``allfours report --sensitivity DIR`` puts the
+table in a report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from analyser.analysis.strategy import run_strategy
+from analyser.rules import make_rules
+
+COLUMNS = ["role", "class_key", "n", "heuristic_recommend", "heuristic_diff", "heuristic_ci_lo", "heuristic_ci_hi",
+           "pimc_recommend", "pimc_diff", "pimc_ci_lo", "pimc_ci_hi", "verdict"]
+
+
+def verdict(row: pd.Series) -> str:
+    if row["pimc_ci_lo"] <= 0 <= row["pimc_ci_hi"]:
+        return "unsettled"
+    return "holds" if row["pimc_recommend"] == row["heuristic_recommend"] else "moves"
+
+
+def compare(heuristic, pimc) -> pd.DataFrame:
+    frames = []
+    for role in ("eldest", "dealer"):
+        h = heuristic.final(role).set_index("class_key")
+        p = pimc.final(role).set_index("class_key")
+        both = h.index.intersection(p.index)
+        frame = pd.DataFrame({
+            "role": role, "class_key": both, "n": p.loc[both, "n"].to_numpy(),
+            "heuristic_recommend": h.loc[both, "recommend"].to_numpy(),
+            "heuristic_diff": h.loc[both, "diff_mean"].to_numpy().round(3),
+            "heuristic_ci_lo": h.loc[both, "diff_ci_lo"].to_numpy().round(3),
+            "heuristic_ci_hi": h.loc[both, "diff_ci_hi"].to_numpy().round(3),
+            "pimc_recommend": p.loc[both, "recommend"].to_numpy(),
+            "pimc_diff": p.loc[both, "diff_mean"].to_numpy().round(3),
+            "pimc_ci_lo": p.loc[both, "diff_ci_lo"].to_numpy().round(3),
+            "pimc_ci_hi": p.loc[both, "diff_ci_hi"].to_numpy().round(3)})
+        frame["verdict"] = frame.apply(verdict, axis=1)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)[COLUMNS]
+
+
+def markdown(table: pd.DataFrame, meta: dict) -> str:
+    counts = table["verdict"].value_counts().to_dict()
+    lines = [f"# Sensitivity of the strategy tables to the card player ({meta['rules']}, {meta['players']} players)", "",
+             f"Command: `{meta['command']}`", "",
+             f"{meta['deals']:,} paired decision deals per round, two rounds (eldest, then dealer), seed "
+             f"{meta['seed']}; the same deals played by the heuristic and by `{meta['pimc']}`. "
+             f"Time: {meta['seconds'] / 60:.1f} minutes on {meta['cpus']} cores.", "",
+             "The difference is the second option minus the first (beg - stand, run - give... as in the strategy "
+             "tables' `diff`), in net points per deal, with its 95% CI. Verdicts: holds "
+             f"{counts.get('holds', 0)}, moves {counts.get('moves', 0)}, unsettled {counts.get('unsettled', 0)}.", "",
+             "| role | class | deals | heuristic | diff [95% CI] | pimc | diff [95% CI] | verdict |",
+             "|---|---|---|---|---|---|---|---|"]
+    for _, r in table.iterrows():
+        lines.append(f"| {r['role']} | {r['class_key']} | {r['n']} | {r['heuristic_recommend']} | "
+                     f"{r['heuristic_diff']:+.3f} [{r['heuristic_ci_lo']:+.3f}, {r['heuristic_ci_hi']:+.3f}] | "
+                     f"{r['pimc_recommend']} | {r['pimc_diff']:+.3f} [{r['pimc_ci_lo']:+.3f}, {r['pimc_ci_hi']:+.3f}] "
+                     f"| {r['verdict']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="trinidad")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=1500, help="paired decision deals per round")
+    parser.add_argument("--worlds", type=int, default=10, help="pimc's worlds per card decision")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=Path("results/sensitivity"))
+    opts = parser.parse_args()
+    rules = make_rules(opts.rules, players=opts.players)
+    pimc = f"pimc:worlds={opts.worlds}"
+    start = time.perf_counter()
+    heuristic = run_strategy(rules, "heuristic", deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)
+    searched = run_strategy(rules, pimc, deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)
+    seconds = time.perf_counter() - start
+    table = compare(heuristic, searched)
+    import os
+    meta = {"rules": opts.rules, "players": opts.players, "deals": opts.deals, "seed": opts.seed, "pimc": pimc,
+            "seconds": round(seconds, 1), "cpus": os.cpu_count(),
+            "command": "python scripts/sensitivity.py " + " ".join(sys.argv[1:])}
+    opts.out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(opts.out / "sensitivity.csv", index=False)
+    (opts.out / "sensitivity.json").write_text(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))},
+                                                          indent=1) + "\n")
+    (opts.out / "README.md").write_text(markdown(table, meta))
+    print(markdown(table, meta))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -264,7 +264,7 @@ def test_check_advice_json_lists_the_play_tips_beside_the_bidding_claims():
         assert (c["deals_needed"] is not None) == (c["verdict"] == "inconclusive" and c["estimate"] != 0)
         assert 0 <= c["changed_share"]["estimate"] <= 1
         assert c["match_win_rate"]["matches"] == 50
-        assert c["followed_by_player"]["player"] == "heuristic"
+        assert c["followed_by_player"]["player"] == "pimc"  # the strongest fair card player
         assert "Consejos y estrategias" in c["source"]
     text = runner.invoke(app, args[:-1] + ["--play-deals", "500", "--play-matches", "50"]).stdout
     assert "Play advice (document 003)" in text and all(f"switch {s}:" in text for s in SWITCHES)

@@ -28,9 +28,8 @@ as given, by default the plain heuristic):
    deals x (1.96 SE / |effect|)^2). The match-win difference gets its verdict the same
    way (``match_win_rate.verdict``).
 4. **Observation** (``observe_tips``): deals played by the strongest player available at
-   every seat (``OBSERVER``: the heuristic; the ``pimc`` search player, once
-   ``policies.choose_card`` plays it, is the intended one: pass ``observer="pimc"``),
-   replayed from the log: at each card decision with more than one legal card where a
+   every seat (``OBSERVER``: the ``pimc`` search player, on ``default_observe_deals``
+   deals: it is slow), replayed from the log: at each card decision with more than one legal card where a
    tip's situation arises, whether the card played is the tip's (for
    tip_run_strong_side: each dealer's answer to a beg holding a strong side suit, and
    whether it ran). This reads the player, it does not judge the tip.
@@ -72,12 +71,20 @@ PLAY_STREAM = 1100
 CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
 SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whose card play obeys the tip switches
-# The player whose habits the observation reads: the strongest card player the engine dispatches. The pimc search
-# player (engine/search.py) is meant to take this place once policies.choose_card plays it: pass observer="pimc"
-# (and fewer observe_deals: a search player is slow) to check_play_advice, the kernels need nothing more.
-OBSERVER = "heuristic"
-OBSERVER_NOTE = ("the heuristic, the strongest card player measured here; the pimc search player is the intended "
-                 "observer once the engine plays it")
+# The player whose habits the observation reads: the strongest card player the engine has that plays without
+# seeing the other hands, the pimc search player (engine/search.py). It is slow (about a hundred card decisions a
+# second), so it is watched on fewer deals than the tips are measured on (observe_deals).
+OBSERVER = "pimc"
+OBSERVER_NOTE = ("pimc, the strongest fair card player the engine has (it plays the heuristic's card while more than "
+                 "24 cards are left in the hands, as after runs in trinidad)")
+OBSERVE_MAX_DEALS = 200
+
+
+def default_observe_deals(deals: int) -> int:
+    """Deals the observer is watched on: a fiftieth of the tips' deals, between 20 and OBSERVE_MAX_DEALS."""
+    return min(OBSERVE_MAX_DEALS, max(20, deals // 50))
+
+
 DUPLICATED = ADVICE_METHODS[2]
 SOURCE = "document 003, Consejos y estrategias"
 Progress = Callable[[int], None]
@@ -340,8 +347,8 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
                       executor: Executor | None = None, progress: Progress | None = None,
                       observer: str = OBSERVER, observe_deals: int | None = None) -> PlayAdviceResult:
     """Measure every tip on `deals` duplicated deals (from `scores`, int64[4] by side, eldest's side first) and
-    `matches` duplicated matches, and observe `observer` on `observe_deals` deals (default `deals`; module
-    docstring)."""
+    `matches` duplicated matches, and observe `observer` on `observe_deals` deals (default
+    `default_observe_deals(deals)`; module docstring)."""
     if deals < 2:
         raise ValueError("play advice needs at least 2 deals")
     executor = executor if executor is not None else LocalExecutor(None)
@@ -349,7 +356,7 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
     kinds, on, off = tip_rows(rules, policy)
     if any(int(k) not in SWITCHABLE_KINDS for k in kinds):
         if progress is not None:
-            progress(2 * deals + matches)  # nothing to play: the progress bar is done
+            progress(deals + matches + (default_observe_deals(deals) if observe_deals is None else observe_deals))  # done
         return PlayAdviceResult([], 0, 0, observer, 0, skipped=f"the policy {policy!r} has no tip switches: play "
                                                                   "advice is measured with heuristic or tuned players")
     rules_array = rules.as_array()
@@ -361,7 +368,7 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
         chunks = run_chunks(executor, matches_chunk, "tips-matches", (rules_array, kinds, on, off, seed), matches,
                             CHUNK_PLAY_MATCHES, progress)
         match_out = np.concatenate([rows for _, rows in chunks])
-    observe_deals = deals if observe_deals is None else observe_deals
+    observe_deals = default_observe_deals(deals) if observe_deals is None else observe_deals
     if observe_deals < 1:
         raise ValueError("the observation needs at least 1 deal")
     obs_kinds, obs_params = seat_policies([observer], rules.players)

@@ -175,6 +175,7 @@ def check_advice(
     An existing non-empty --out folder is refused unless --force.
     """
     from ..analysis import advice
+    from ..analysis.play_advice import default_observe_deals
     from ..analysis.strategy import parse_side_score
     from ..executor import check_options, open_executor
     from ..policy import parse_policy
@@ -188,7 +189,7 @@ def check_advice(
     eq_deals = 0 if no_equilibrium else deals
     if play_deals == 1:
         fail("--play-deals: give at least 2 deals (or 0 to skip the play tips)")
-    total = 2 * deals + eq_deals + (2 * play_deals + play_matches if play_deals else 0)
+    total = 2 * deals + eq_deals + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0)
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
                                   equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches)

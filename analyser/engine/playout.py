@@ -15,8 +15,9 @@ from .layout import (
     E_PLAY, E_TRICK, K_RANDOM, PS_BEST_CARD, PS_BEST_SEAT, PS_FORBID, PS_HAND, PS_LED, PS_N_TRICKS, PS_PLAYERS,
     PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOID_TRUMP,
 )
-from .policies import choose_card
-from .state import emit, legal_mask, step
+from .policies import choose_card, choose_card_plain
+from .search import needs_search
+from .state import emit, legal_mask, new_trick, step
 
 
 @njit(cache=True, _nrt=False)
@@ -27,16 +28,22 @@ def playout(state, rules, kinds, params, rng, ev, info):
     for s in range(n):
         all_random = all_random and kinds[s] == K_RANDOM
     if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
-        play_cards(state, rules, kinds, params, rng, ev, info, False)
+        play_cards(state, rules, kinds, params, rng, ev, info, False, False)
+    elif needs_search(kinds):  # a search player's call kept out of the other players' loop
+        play_cards(state, rules, kinds, params, rng, ev, info, True, True)
     else:
-        play_cards(state, rules, kinds, params, rng, ev, info, True)
+        play_cards(state, rules, kinds, params, rng, ev, info, True, False)
 
 
 @njit(cache=True, inline="always")
-def play_cards(state, rules, kinds, params, rng, ev, info, dispatch):
+def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
     # The hot loop: what does not change during play, and the trick's fields, stay in
-    # registers (step stores them all), so the state is never read back here. Inlined
-    # twice by playout: with `dispatch` False the policies' code is not in the loop.
+    # registers (step stores them all), so the state is never read back here. Inlined three
+    # times by playout. `dispatch` False (every seat random): no policy code in the loop, and
+    # step stores only what the loop and the scoring read (no player looks: the voids shown
+    # are not recorded then, the trick's fields are reset once at the end). `search` False:
+    # no oracle or pimc seat, and their call kept out of the loop (in it, it cost the
+    # heuristic's loop about 15%).
     seat = state[PS_TO_PLAY]
     n = state[PS_PLAYERS]
     trump = state[PS_TRUMP]
@@ -51,14 +58,19 @@ def play_cards(state, rules, kinds, params, rng, ev, info, dispatch):
     for _ in range(left):
         mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
         if dispatch and kinds[seat] != K_RANDOM:
-            card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
+            if search:
+                card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
+            else:
+                card = choose_card_plain(kinds[seat], params[seat], state, mask, rules, rng)
         else:
             card = random_card(rng, mask)
         emit(ev, info, E_PLAY, seat, card, 0)
         winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
-                                                             best_seat, top, trick)
+                                                             best_seat, top, trick, dispatch)
         if winner >= 0:
             emit(ev, info, E_TRICK, winner, 0, 0)
             seat = winner
         else:
             seat = seat + 1 if seat + 1 < n else 0
+    if not dispatch and left > 0:
+        new_trick(state, seat)  # the lean loop (every seat random) left the trick's fields as they were

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cards import SUITS, card_symbol, parse_card
 from .analyse import FLAGS, Decision, LineReport, Report
+from .logcuts import BID_EVENTS
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
@@ -123,7 +124,7 @@ def deal_html(line: LineReport, win: bool) -> str:
             lines.append(f"<li>{esc(kind)}: {hands}</li>")
         elif kind == "turnup":
             lines.append(f"<li>turn-up {card_html(e['card'])}</li>")
-        elif kind in ("stand", "beg", "give", "run"):
+        elif kind in BID_EVENTS:
             d = judged.get(i)
             tag = f' <span class="tag {esc(d.flag)}">{esc(d.flag)}</span>' if d is not None and d.flag else ""
             best = f" (best: {esc(d.best)}, loss {num(d.loss)})" if d is not None and d.best else ""

@@ -25,10 +25,10 @@ from ..cards import parse_card
 from ..engine.state import apply, is_over
 from ..replay import LogError, Verdict, _MatchOver, _Referee
 from ..rules import RuleSet
+from .vocabulary import ROLES
 from ..solve import Position, SolveError, position_from_line
 
-BID_EVENTS = {"stand": "eldest", "beg": "eldest", "give": "dealer", "run": "dealer"}
-BID_OPTIONS = {"eldest": ("stand", "beg"), "dealer": ("give", "run")}
+BID_EVENTS = {option: role.name for role in ROLES for option in role.options}  # log event -> the role deciding
 
 
 @dataclasses.dataclass

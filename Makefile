@@ -30,12 +30,15 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 # Deals per second, then the engine against the plain C reference (scripts/c_reference/;
-# needs cc, gcc or clang, else one line says it was skipped), figures also in runs/.
+# needs cc, gcc or clang, else one line says it was skipped), figures also in runs/; then the
+# open-hand solver and the pimc player's card decisions per second.
 bench: $(STAMP)
 	$(BIN)/allfours bench
 	$(BIN)/allfours bench --against-c
+	$(BIN)/python scripts/solver_bench.py --deals 300 --big 0
+	$(BIN)/python scripts/pimc_bench.py
 
-# The reference edition under results/ (all presets; about a quarter of an hour on 2 cores).
+# The reference edition under results/ (all presets; about half an hour on 2 cores).
 report: $(STAMP)
 	$(BIN)/python scripts/reference_edition.py
 

@@ -111,7 +111,8 @@ def play_buffer_for(kinds: np.ndarray) -> np.ndarray:
 def unseen_by(state, seat):
     """Cards `seat` has not seen: not in its hand, not played (this trick included), not the turn-up."""
     seen = np.uint64(state[PS_HAND + seat]) | np.uint64(state[PS_PLAYED]) | np.uint64(state[PS_TRICK_MASK])
-    seen |= bit(state[PS_TURNUP])
+    if state[PS_TURNUP] >= 0:  # a position typed by hand may have no turn-up
+        seen |= bit(state[PS_TURNUP])
     for s in range(state[PS_PLAYERS]):
         seen |= np.uint64(state[PS_START + s]) & ~np.uint64(state[PS_HAND + s])
     return ALL_CARDS & ~seen

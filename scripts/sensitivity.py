@@ -12,7 +12,8 @@ hand class it prints both recommendations with their 95% CIs and a verdict:
 
 * ``holds``: pimc's recommendation is the heuristic's, and pimc's CI excludes zero;
 * ``moves``: pimc recommends the other option, and its CI excludes zero;
-* ``unsettled``: pimc's CI includes zero: this subsample cannot say.
+* ``unsettled``: pimc's CI includes zero (or there is none: a class dealt once): this
+  subsample cannot say.
 
 Writes ``sensitivity.json``, ``sensitivity.csv`` and ``README.md`` (the table, the command,
 the sizes and the time taken) to ``--out``; ``allfours report --sensitivity DIR`` puts the
@@ -37,7 +38,8 @@ COLUMNS = ["role", "class_key", "n", "heuristic_recommend", "heuristic_diff", "h
 
 
 def verdict(row: pd.Series) -> str:
-    if row["pimc_ci_lo"] <= 0 <= row["pimc_ci_hi"]:
+    lo, hi = row["pimc_ci_lo"], row["pimc_ci_hi"]
+    if pd.isna(lo) or pd.isna(hi) or lo <= 0 <= hi:  # no CI (a class dealt once) settles nothing
         return "unsettled"
     return "holds" if row["pimc_recommend"] == row["heuristic_recommend"] else "moves"
 
@@ -70,8 +72,8 @@ def markdown(table: pd.DataFrame, meta: dict) -> str:
              f"{meta['deals']:,} paired decision deals per round, two rounds (eldest, then dealer), seed "
              f"{meta['seed']}; the same deals played by the heuristic and by `{meta['pimc']}`. "
              f"Time: {meta['seconds'] / 60:.1f} minutes on {meta['cpus']} cores.", "",
-             "The difference is the second option minus the first (beg - stand, run - give... as in the strategy "
-             "tables' `diff`), in net points per deal, with its 95% CI. Verdicts: holds "
+             "The difference is beg - stand for the eldest and give - run for the dealer (the strategy tables' "
+             "`diff`), in net points per deal, with its 95% CI. Verdicts: holds "
              f"{counts.get('holds', 0)}, moves {counts.get('moves', 0)}, unsettled {counts.get('unsettled', 0)}.", "",
              "| role | class | deals | heuristic | diff [95% CI] | pimc | diff [95% CI] | verdict |",
              "|---|---|---|---|---|---|---|---|"]

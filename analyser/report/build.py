@@ -374,7 +374,8 @@ def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]
     doc.paragraph(
         f"The eldest's and the dealer's tables (two best-response rounds) recomputed on {data['deals']:,} paired "
         f"decision deals per round, the same deals played once by the heuristic and once by `{data['pimc']}` "
-        f"(`{data['command']}`, {data['seconds'] / 60:.0f} minutes on {data['cpus']} cores). A class *holds* when "
+        f"(`{data['command']}`, {data['seconds'] / 60:.0f} minutes on {data['cpus']} cores"
+        f"{'; ' + data['note'] if data.get('note') else ''}). A class *holds* when "
         "pimc recommends what the heuristic does with a CI that excludes zero, *moves* when pimc recommends the "
         "other option with a CI that excludes zero, and is *unsettled* when pimc's CI includes zero (this "
         f"subsample cannot say): holds {counts.get('holds', 0)}, moves {counts.get('moves', 0)}, unsettled "

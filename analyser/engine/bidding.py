@@ -31,7 +31,8 @@ from numba import njit
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import bit, rand_below, side_of
 from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
-from .decisions import copy_words, equity_of, jump_in, net_points, strong_side_suit
+from .decisions import copy_words, equity_of, jump_in, net_points
+from .evaluator import strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
 from .search import is_search_kind, needs_search, new_play_buffer
 from .layout import I_WINNER, N_INFO, N_WHY

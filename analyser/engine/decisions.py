@@ -18,10 +18,10 @@ from numba import njit
 
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
-    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, popcount, rand_below,
+    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below,
 )
 from .deal import HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
-from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit
+from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit, strong_side_suit
 from .search import needs_search, new_play_buffer
 from .layout import (
     EV_A, EV_B, I_FIRST_KICK, I_WINNER, N_EV_COLS, N_INFO, N_STREAMS, N_WHY, RNG_WORDS, ST_DEAL_CHOICE,
@@ -330,19 +330,6 @@ def side_subclass(hand, trump):
     top_band = 0 if best_top == RANK_ACE else (1 if best_top >= RANK_QUEEN else 2)
     honour_band = 0 if honours < 4 else (1 if honours < 8 else 2)
     return ((length_band * 3 + top_band) * 3 + min(tens, 2)) * 3 + honour_band
-
-
-@njit(cache=True, _nrt=False)
-def strong_side_suit(hand, trump):
-    """1 if some non-trump suit has three or more cards including its ace or ten, else 0."""
-    hand = np.uint64(hand)
-    for s in range(4):
-        if s == trump:
-            continue
-        bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
-        if popcount(bits) >= 3 and bits & ((U1 << np.uint64(RANK_ACE)) | (U1 << np.uint64(RANK_TEN))):
-            return 1
-    return 0
 
 
 @njit(cache=True, _nrt=False)

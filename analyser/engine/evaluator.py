@@ -108,6 +108,19 @@ def longest_side_suit(hand, trump):
 
 
 @njit(cache=True, _nrt=False)
+def strong_side_suit(hand, trump):
+    """1 if some non-trump suit has three or more cards including its ace or ten, else 0."""
+    hand = np.uint64(hand)
+    for s in range(4):
+        if s == trump:
+            continue
+        bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
+        if popcount(bits) >= 3 and bits & ((U1 << np.uint64(RANK_ACE)) | (U1 << np.uint64(RANK_TEN))):
+            return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def evaluate_hand(hand, trump, out):
     """Fill `out` (int64[N_FEATURES]) with the features of `hand` for `trump`."""
     hand = np.uint64(hand)

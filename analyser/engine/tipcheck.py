@@ -26,13 +26,13 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_PLAYERS
-from .bits import bit, rand_below
+from .bits import bit
 from .deal import LINE_WORK, MAX_LINE_EVENTS, play_line_in
 from .layout import (
-    E_DEAL, E_GIVE, E_HAND, E_PLAY, E_RUN, E_TURNUP, EV_A, EV_B, EV_TYPE, I_EVENTS, I_PLAYED, I_WINNER, N_EV_COLS,
+    E_DEAL, E_GIVE, E_HAND, E_PLAY, E_RUN, E_TURNUP, EV_A, EV_B, EV_TYPE, I_EVENTS, I_PLAYED, N_EV_COLS,
     N_INFO, N_STATE, N_WHY, PS_SCORE, PS_START, PS_TRUMP, PS_TURNUP,
 )
-from .matches import MAX_MATCH_LINES, substream
+from .matches import play_match_in, substream
 from .state import apply, init_state, legal
 from .tips import N_CARD_TIPS, TIP_RUN_STRONG_SIDE, strong_side_suit, tip_masks
 
@@ -156,31 +156,13 @@ def tip_matches(rules, n_matches, kinds, params_on, params_off, deck_rng, rng, s
                     dr[:] = match_deck
                     r[:] = match_rng
                     rows = params_on[t, side] if setting == 0 else params_off[t, side]
-                    winner, lines = play_match_rows(rules, kinds, rows, dr, r, scores, deck, line_rng, ev, info, pts,
+                    winner, lines = play_match_in(rules, kinds, rows, dr, r, scores, deck, line_rng, ev, info, pts,
                                                     work, state)
                     if winner == side:
                         out[i, t, setting, TM_WINS] += 1
                     if winner < 0:
                         out[i, t, setting, TM_UNFINISHED] += 1
                     out[i, t, setting, TM_DEALS] += lines
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_match_rows(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, ev, info, pts, work, state):
-    """One match from a zero score (the cut from `deck_rng`, each dealer turn its own card stream, as
-    ``matches.play_match_in``); returns (winning side or -1, dealer turns)."""
-    n = rules[R_PLAYERS]
-    for s in range(4):
-        scores[s] = 0
-    dealer = rand_below(deck_rng, n)
-    for lines in range(1, MAX_MATCH_LINES + 1):
-        substream(deck_rng, line_rng)
-        reset_deck(deck)
-        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, line_rng, rng, ev, info, pts, work, state)
-        if info[I_WINNER] >= 0:
-            return info[I_WINNER], lines
-        dealer = (dealer + 1) % n
-    return -1, MAX_MATCH_LINES
 
 
 @njit(cache=True, _nrt=False)

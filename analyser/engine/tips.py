@@ -59,9 +59,10 @@ import numpy as np
 from numba import njit
 
 from .bits import (
-    RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, SUIT_BITS, U1, bit, lowest_card, popcount, side_of,
+    RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, U1, bit, lowest_card, side_of,
     suit_mask,
 )
+from .evaluator import strong_side_suit
 from .layout import (
     H_TIP_CAPTURE_JACK, H_TIP_EARLY_TRUMPS, H_TIP_KEEP_GAME, H_TIP_RUN_STRONG_SIDE, H_TIP_TRUMP_ACE, PS_BEST_CARD,
     PS_BEST_SEAT, PS_HAND, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK,
@@ -83,20 +84,6 @@ FINAL_TRICKS = 3     # tip_keep_game_cards: "las bazas finales", the last three 
 ALL_CARDS = np.uint64((1 << 52) - 1)
 SMALL = np.uint64(sum(int(RANK_MASKS[r]) for r in range(RANK_TEN)))   # the 2..9 of every suit
 ACES_TENS = np.uint64(int(RANK_MASKS[RANK_ACE]) | int(RANK_MASKS[RANK_TEN]))
-
-
-@njit(cache=True, _nrt=False)
-def strong_side_suit(hand, trump):
-    """1 if some non-trump suit has three or more cards including its ace or ten, else 0
-    (the same test as ``decisions.strong_side_suit``, which the advice check classes by)."""
-    hand = np.uint64(hand)
-    for s in range(4):
-        if s == trump:
-            continue
-        bits = (hand >> np.uint64(13 * s)) & SUIT_BITS
-        if popcount(bits) >= 3 and bits & ((U1 << np.uint64(RANK_ACE)) | (U1 << np.uint64(RANK_TEN))):
-            return 1
-    return 0
 
 
 @njit(cache=True, inline="always")

@@ -289,7 +289,13 @@ def test_a_small_run_end_to_end(tmp_path: Path) -> None:
     assert ex["equilibrium"]["exact"] <= 1e-6
     assert ex["heuristic"]["exact"] >= 0 and ex["tuned"]["exact"] >= 0
     assert ex["equilibrium"]["value"] == pytest.approx(doc["value"])
-    assert ex["equilibrium"]["simulated"] is None
+    for name in ("heuristic", "tuned", "equilibrium"):  # simulated on --deals (3000) per best-response round
+        lo, hi = ex[name]["simulated_ci95"]
+        assert lo <= ex[name]["simulated"] <= hi and ex[name]["simulated_detail"]["deals"] == 3000
+    assert ex["tuned"]["simulated_detail"]["streams"] == [3002, 3003]
+    assert doc["simulated_exploitability"]["deals"] == 3000
+    skipped = invoke(BASE + ["--out", str(tmp_path / "skip"), "--json", "--exploit-deals", "0"])
+    assert json.loads(skipped.stdout)["exploitability"]["heuristic"]["simulated"] is None
     assert Path(doc["tensor"]) == out / "tensor.parquet"
     for name in ("tensor.parquet", "tensor.csv", "eldest.csv", "dealer.csv", "equilibrium.json"):
         assert (out / name).exists()
@@ -410,13 +416,16 @@ def test_all_scores(tmp_path: Path) -> None:
     result = invoke(args + ["--out", str(tmp_path / "eq"), "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["deals_per_score"] == 400 and doc["measure"] == "match-win probability"
+    assert doc["deals_sampled"] == 400 and doc["measure"] == "match-win probability"
     scores = [tuple(c["score"]) for c in doc["scores"]]
-    assert scores == sorted(scores) and (0, 0) in scores and len(scores) <= 16
+    assert scores == sorted(scores) and len(scores) == 16  # a deal whose kick is 0 counts at every score
     for cell in doc["scores"]:
-        assert 0.0 <= cell["value"] <= 1.0 and cell["deals"] == 400
+        a, b = cell["score"]
+        assert 0.0 <= cell["value"] <= 1.0 and 0 < cell["deals"] <= 400
+        assert cell["deals"] == 400 or b > 0  # at 0 no kick ends the match (kicks are at most 3 < 4)
         assert cell["exploitability"]["equilibrium"] <= 1e-6 <= cell["exploitability"]["heuristic"] + 1e-6
-        assert sum(r["deals"] for r in cell["eldest"]) == 400
+        assert sum(r["deals"] for r in cell["eldest"]) == cell["deals"]
+    assert [Path(p).name for p in doc["files"]["heatmaps"]] == ["scores-eldest.png", "scores-dealer.png"]
     import pandas as pd
 
     frame = pd.read_parquet(tmp_path / "eq" / "scores.parquet")
@@ -427,3 +436,45 @@ def test_all_scores(tmp_path: Path) -> None:
                          (["--rules", "classic", "--players", "3"], "--all-scores needs two sides")):
         bad = invoke(args + ["--out", str(tmp_path / "bad")] + extra)
         assert bad.exit_code == 2 and words in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def dealer_side_value(frame) -> float:
+    """The game's value from tensor.parquet alone, by the dealer's own LP (not the eldest's, which the command
+    solves): minimise sum_e u_e, u_e >= stand mass of e, u_e >= its beg mass under g, 0 <= g <= 1."""
+    eldest = sorted(set(frame["eldest_class"]))
+    dealer = sorted(set(frame["dealer_class"]))
+    e_idx = frame["eldest_class"].map({c: i for i, c in enumerate(eldest)}).to_numpy()
+    d_idx = frame["dealer_class"].map({c: i for i, c in enumerate(dealer)}).to_numpy()
+    prob = frame["deals"].to_numpy() / frame["deals"].sum()
+    mass = {line: np.zeros((len(eldest), len(dealer))) for line in ("stand", "give", "run")}
+    for line in mass:
+        np.add.at(mass[line], (e_idx, d_idx), prob * frame[line].to_numpy())
+    n_e, n_d = len(eldest), len(dealer)
+    c = np.concatenate([np.zeros(n_d), np.ones(n_e)])   # variables: g (n_d), u (n_e)
+    a_ub, b_ub = [], []
+    for e in range(n_e):
+        row = np.zeros(n_d + n_e)
+        row[n_d + e] = -1.0
+        a_ub.append(row)
+        b_ub.append(-mass["stand"][e].sum())
+        row = np.zeros(n_d + n_e)
+        row[:n_d] = mass["give"][e] - mass["run"][e]
+        row[n_d + e] = -1.0
+        a_ub.append(row)
+        b_ub.append(-mass["run"][e].sum())
+    res = linprog(c, A_ub=np.array(a_ub), b_ub=np.array(b_ub), bounds=[(0, 1)] * n_d + [(None, None)] * n_e,
+                  method="highs-ipm")
+    assert res.status == 0
+    return float(res.fun)
+
+
+def test_another_lp_reading_the_tensor_file_finds_the_value(tmp_path: Path) -> None:
+    import pandas as pd
+
+    result = invoke(BASE + ["--out", str(tmp_path / "eq"), "--json", "--exploit-deals", "0"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    frame = pd.read_parquet(doc["tensor"])
+    assert {"eldest_class", "dealer_class", "deals", "stand", "give", "run", "stand_se", "give_se",
+            "run_se"} <= set(frame.columns)
+    assert dealer_side_value(frame) == pytest.approx(doc["value"], abs=1e-6)

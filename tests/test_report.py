@@ -29,7 +29,7 @@ TABLE_COLUMNS = {
     "equity": [],
     "equilibrium-eldest": ["hand class", "in words", "deals", "P(beg)", "95% CI", "heuristic P(beg)", "action"],
     "equilibrium-dealer": ["hand class", "in words", "deals", "P(give)", "95% CI", "heuristic P(give)", "action"],
-    "equilibrium-exploitability": ["strategy", "exploitability", "eldest's gain", "dealer's gain", "eldest's value"],
+    "equilibrium-exploitability": ["strategy", "exploitability", "eldest's gain", "dealer's gain", "simulated (95% CI)", "eldest's value"],
     "equilibrium-advice": ["claim", "test", "estimate", "95% CI", "verdict", "best response verdict", "deals"],
     "play-advice": ["tip", "switch", "net points, on minus off", "95% CI", "verdict", "deals", "deals needed",
                     "share changed", "effect where changed", "match-win, on minus off", "match-win 95% CI",
@@ -70,7 +70,8 @@ def test_every_file_and_chart(report_dir):
     for name in ("REPORT.md", "report.html", "report.json", "strategy/meta.json", "strategy/tuned.json"):
         assert (report_dir / name).is_file(), name
     charts = ["strategy/beg-minus-stand.png", "strategy/give-minus-run.png", "score-eldest.png", "score-dealer.png",
-              "equity-heatmap.png", "tournaments.png"]
+              "equity-heatmap.png", "tournaments.png", "equilibrium-scores/scores-eldest.png",
+              "equilibrium-scores/scores-dealer.png"]
     html = (report_dir / "report.html").read_text()
     md = (report_dir / "REPORT.md").read_text()
     for chart in charts:

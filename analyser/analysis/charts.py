@@ -5,7 +5,8 @@
 with its 95% band, to see a what-if settle; ``class_difference_heatmap`` draws a
 strategy table (beg - stand or give - run by hand class: rows the trumps held,
 columns the flags A, J, lo), each cell with its value, 95% CI half-width and the
-recommended option written in it.
+recommended option written in it; ``score_strategy_heatmaps`` draws the equilibrium's
+probabilities by score for a few hand classes, one panel each.
 """
 
 from __future__ import annotations
@@ -136,4 +137,39 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     ax.set_title(title + f"\ncell: mean {diff}, \u00b1 95% CI half-width, recommended option (? the CI includes 0);"
                  " blank: no hand has this class", fontsize=9)
     fig.tight_layout()
+    return _save(fig, path)
+
+
+def score_strategy_heatmaps(matrices: list[np.ndarray], classes: list[str], path: Path, title: str) -> Path:
+    """Small multiples: one class's probability (of begging or giving) by score per panel, rows the
+    eldest's side's score before the deal, columns the dealer's side's, each cell's value in % written in it;
+    blank where the class was never met at that score."""
+    k = max(1, len(matrices))
+    cols = min(3, k)
+    rows = -(-k // cols)
+    t = matrices[0].shape[0] if matrices else 1
+    side = max(3.2, 0.3 * t + 1.2)
+    fig = Figure(figsize=(cols * side + 1.0, rows * side + 0.8), layout="constrained")
+    font = 6 if t > 10 else 7
+    image = None
+    for i, (matrix, cls) in enumerate(zip(matrices, classes)):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        image = ax.imshow(np.ma.masked_invalid(100 * matrix), origin="lower", cmap="RdBu", vmin=0, vmax=100,
+                          aspect="equal")
+        for a in range(t):
+            for b in range(t):
+                if np.isfinite(matrix[a, b]):
+                    value = 100 * matrix[a, b]
+                    ax.text(b, a, cell_label(value), ha="center", va="center", fontsize=font,
+                            color="white" if abs(value - 50) > 30 else "black")
+        ax.set_title(cls, fontsize=9)
+        ax.set_xticks(range(0, t, 2 if t > 10 else 1))
+        ax.set_yticks(range(0, t, 2 if t > 10 else 1))
+        ax.tick_params(labelsize=7)
+        ax.set_xlabel("dealer's side's score", fontsize=8)
+        ax.set_ylabel("eldest's side's score", fontsize=8)
+    if image is not None:
+        bar = fig.colorbar(image, ax=fig.axes, fraction=0.03, pad=0.02)
+        bar.set_label("probability, %")
+    fig.suptitle(title, fontsize=9)
     return _save(fig, path)

@@ -10,6 +10,7 @@ PLAY_ADVICE_DEALS = 100_000        # check-advice: duplicated deals per play tip
 PLAY_ADVICE_MATCHES = 20_000       # check-advice: duplicated matches per play tip (as many ways)
 EQUILIBRIUM_DEALS = 1_000_000      # equilibrium: decision deals, each played three ways
 EQUILIBRIUM_RESAMPLES = 200        # equilibrium: bootstrap re-solves
+EQUILIBRIUM_EXPLOIT_DEALS = 1_000_000  # equilibrium: at most these decision deals per simulated best-response round
 EQUITY_DEALS_PER_CELL = 20_000     # equity: single deals sampled from every score
 STRATEGY_DEALS = 1_000_000         # strategy: paired decision deals per round
 STRATEGY_ROUNDS = 4                # strategy: best-response rounds at most

@@ -45,12 +45,20 @@ class also split by a strong side suit (``/side``: three or more of a non-trump 
 its ace or ten). The equilibrium of a coarse run is a policy, ``equilibrium:RUN_DIR``
 (``policy.read_equilibrium``: mixed entries drawn from the choice stream).
 
-Exploitability ``simulated`` (by playing the strategies out on fresh deals) is not computed
-yet: it is null in the output; ``exact`` is on the tensor.
+Exploitability ``simulated`` (``exploit_deals`` > 0; net points at 0:0, coarse classes, the
+heuristic's card play): each pair played as a policy (the heuristic's rules, the tuned run's
+tables, the equilibrium's probabilities drawn from the choice stream) on fresh deals, one eldest
+and one dealer best-response round of ``strategy`` against it (``exploit.simulated_exploitability``),
+their gains added per eldest decision deal with a 95% CI; streams
+``SeedSequence(seed, spawn_key=(EXPLOIT_STREAM + 2k (+1), chunk))`` for the k-th pair.
 
-At every score (``run_all_scores``): the LP with the match-win probability, ``deals`` decision
-deals per score on streams ``SeedSequence(seed, spawn_key=(SCORES_STREAM, score, chunk))``,
-without a bootstrap.
+At every score (``run_all_scores``): the LP with the match-win probability at every score a:b below
+the target, from one set of ``deals`` sampled deals on streams ``SeedSequence(seed, spawn_key=(SCORES_STREAM,
+chunk))``: the cards do not know the score, so each deal's three lines are played once with the match left
+open and their points walked from every score in the order they are scored (exact: see
+``engine.bidding``'s note; a redealt line is replayed where the gift rule could change a later decision). A
+deal counts at a score unless its first kick ends the match there. No bootstrap. Heatmaps of the main classes'
+P(beg) and P(give) by score (``scores-eldest.png``, ``scores-dealer.png``).
 
 How sure (``bootstrap``): the chunks are resampled with replacement (seeded:
 ``SeedSequence(seed, spawn_key=(BOOTSTRAP_STREAM,))``) and the game re-solved; the 2.5% and
@@ -80,13 +88,14 @@ from ..engine.bidding import (
     BC_DEALS, BC_KICK_ENDED, BC_TRIES, LINES, MEASURE_POINTS, MEASURE_WIN, N_BC, N_TS, SCHEME_CLASSES, SCHEME_COARSE,
     SCHEME_FINE, TS_DEALER_SQ,
     TS_DEALER_SUM, TS_N, TS_REF_BEG, TS_REF_GIVE, TS_SQ, TS_SUM, cfr_plus, payoff_tensor as tensor_kernel,
+    score_tensors as scores_kernel,
 )
 from ..engine.bits import rng_state
 from ..engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned
-from ..rules import RuleSet
+from ..policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned, tuned_row
+from ..rules import R_TARGET, RuleSet
 from . import AnalysisError
 from .equity import EquityTable
 from .vocabulary import ROLE
@@ -95,7 +104,16 @@ SCHEMES = {"coarse": SCHEME_COARSE, "fine": SCHEME_FINE}
 STRONG_SIDE = "/side"        # the fine scheme's mark of a strong side suit (three or more with its ace or ten)
 EQUILIBRIUM_STREAM = 2000
 BOOTSTRAP_STREAM = 2001
-SCORES_STREAM = 2002         # all-scores runs: SeedSequence(seed, spawn_key=(SCORES_STREAM, cell, chunk))
+SCORES_STREAM = 2003         # all-scores runs: SeedSequence(seed, spawn_key=(SCORES_STREAM, chunk)), every score
+OPEN_TARGET = 1 << 30        # all-scores runs play each line once with the match open (no score reaches this)
+HEATMAP_FILE = "scores-{role}.png"
+SCORES_CHUNKS = 16           # all-scores runs: chunks a run is cut into (no bootstrap: few, large ones) ...
+SCORES_CHUNK_MAX = 500_000   # ... of at most this many deals
+EXPLOIT_STREAM = 3000        # simulated exploitability: pair k's eldest round 3000 + 2k, its dealer round + 1
+SIM_NOTE = ("one eldest and one dealer best-response round against each unchanged strategy pair, on fresh deals; "
+            "the gain is measured on the deals that chose the best response (an upper estimate, slightly "
+            "optimistic where a class is nearly indifferent), net points per eldest decision deal")
+HEATMAP_CLASSES = 6          # classes per role in the by-score heatmaps: those met most often
 SCORES_FILE = "scores"
 DEFAULT_DEALS = EQUILIBRIUM_DEALS
 DEFAULT_RESAMPLES = EQUILIBRIUM_RESAMPLES
@@ -151,21 +169,21 @@ def chunk_deals(deals: int) -> int:
     return int(min(CHUNK_MAX, max(CHUNK_MIN, -(-deals // TARGET_CHUNKS))))
 
 
-def chunk_rngs(seed: int, index: int, cell: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Card, choice and reference-policy streams of chunk `index` (of score `cell` of an all-scores run)."""
-    key = (EQUILIBRIUM_STREAM, index) if cell < 0 else (SCORES_STREAM, cell, index)
-    cards, choices, ref = np.random.SeedSequence(seed, spawn_key=key).spawn(3)
+def chunk_rngs(seed: int, index: int, stream: int = EQUILIBRIUM_STREAM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Card, choice and reference-policy streams of chunk `index` of a run (`stream`: EQUILIBRIUM_STREAM, or
+    SCORES_STREAM for an all-scores run)."""
+    cards, choices, ref = np.random.SeedSequence(seed, spawn_key=(stream, index)).spawn(3)
     return rng_state(cards), rng_state(choices), rng_state(ref)
 
 
 def tensor_chunk(rules_array: np.ndarray, scores: np.ndarray, kinds: np.ndarray, params: np.ndarray, ref_kind: int,
                  ref_row: np.ndarray, measure: int, equity: np.ndarray, scheme: str, seed: int, index: int, size: int,
-                 cell: int = -1, stop: threading.Event | None = None,
+                 stop: threading.Event | None = None,
                  progress: Progress | None = None) -> tuple[int, np.ndarray, np.ndarray] | None:
     """One chunk: (index, tensor[e, d, TS_*] over the scheme's possible classes, counts[BC_*]); None if stopped."""
     if stop is not None and stop.is_set():
         return None
-    deck_rng, rng, ref_rng = chunk_rngs(seed, index, cell)
+    deck_rng, rng, ref_rng = chunk_rngs(seed, index)
     full = np.zeros((scheme_size(scheme), scheme_size(scheme), N_TS), dtype=np.float64)
     counts = np.zeros(N_BC, dtype=np.int64)
     tensor_kernel(rules_array, scores, kinds, params, ref_kind, ref_row, measure, equity, SCHEMES[scheme], deck_rng,
@@ -236,9 +254,8 @@ def reference_row(play: str) -> tuple[int, np.ndarray]:
 
 
 def payoff_tensor(rules: RuleSet, play: str, scores: np.ndarray, equity: EquityTable | None, scheme: str, deals: int,
-                  seed: int, executor: Executor, progress: Progress | None = None, cell: int = -1) -> Tensor:
-    """The tensor of `deals` decision deals (module docstring), on `executor` (`cell`: the score's index
-    in an all-scores run, which has its own streams)."""
+                  seed: int, executor: Executor, progress: Progress | None = None) -> Tensor:
+    """The tensor of `deals` decision deals (module docstring), on `executor`."""
     codes = scheme_codes(scheme)
     kind, row = parse_policy(play)
     kinds = np.full(rules.players, kind, dtype=np.int64)
@@ -259,8 +276,8 @@ def payoff_tensor(rules: RuleSet, play: str, scores: np.ndarray, equity: EquityT
         np.add(counts, c, out=counts)
 
     rules_array = rules.as_array()
-    tasks = (Task(f"equilibrium-{cell}-{k:05d}", (rules_array, scores, kinds, params, ref_kind, ref_row, measure,
-                                                   table, scheme, seed, k, n, cell), n) for k, n in enumerate(sizes))
+    tasks = (Task(f"equilibrium-{k:05d}", (rules_array, scores, kinds, params, ref_kind, ref_row, measure,
+                                            table, scheme, seed, k, n), n) for k, n in enumerate(sizes))
     executor.run(tensor_chunk, tasks, finished, progress)
     if counts[BC_DEALS] < deals:
         raise EquilibriumError(f"only {int(counts[BC_DEALS])} of {deals} sampled deals had a decision "
@@ -465,6 +482,8 @@ class EquilibriumResult:
     heuristic_row: np.ndarray  # the heuristic's parameters (of the play policy): equilibrium:RUN_DIR plays with them
     out_dir: Path | None = None
     tuned_from: str | None = None
+    simulated: dict[str, dict[str, Any]] | None = None  # per strategy: exploit.simulated_exploitability's dict
+    simulated_skipped: str | None = None                # why the simulated exploitability was not computed
 
     @property
     def game(self) -> Game:
@@ -483,8 +502,11 @@ class EquilibriumResult:
                 continue
             ge, gd = game.gains(*pair)
             v, dv = game.values(*pair)
+            sim = (self.simulated or {}).get(name)
             out[name] = {"exact": ge + gd, "eldest_gain": ge, "dealer_gain": gd, "value": v,
-                         "dealer_value": dv, "simulated": None, "simulated_ci95": None}
+                         "dealer_value": dv, "simulated": None if sim is None else sim["simulated"],
+                         "simulated_ci95": None if sim is None else sim["simulated_ci95"],
+                         "simulated_detail": sim}
         return out
 
     def class_rows(self, role: str) -> list[dict[str, Any]]:
@@ -520,6 +542,8 @@ class EquilibriumResult:
             "unsettled": {"eldest": [r["class"] for r in eldest if not r["settled"]],
                           "dealer": [r["class"] for r in dealer if not r["settled"]]},
             "exploitability": self.exploitability(),
+            "simulated_exploitability": ({"deals": next(iter(self.simulated.values()))["deals"], "note": SIM_NOTE}
+                                         if self.simulated else {"skipped": self.simulated_skipped}),
             "tensor": None if self.out_dir is None else str(self.out_dir / f"{TENSOR_FILE}.parquet"),
             "rules": self.rules.as_log_dict(), "score": list(self.score), "play": self.play, "seed": self.seed,
             "deals": self.deals, "classes": self.scheme, "measure": self.measure,
@@ -571,6 +595,52 @@ def tuned_strategy(where: str, tensor: Tensor, heuristic: tuple[np.ndarray, np.n
     return np.where(np.isnan(heuristic[0]), np.nan, b), np.where(np.isnan(heuristic[1]), np.nan, g)
 
 
+def simulation_skipped(play: str, scheme: str, score: tuple[int, ...] | None) -> str | None:
+    """Why the exploitability of a run cannot be simulated (None: it can); `score` None is net points at 0:0."""
+    if score is not None:
+        return "simulated only for net points at 0:0 (the best-response rounds' measure)"
+    if scheme != "coarse":
+        return "simulated only with --classes coarse (a policy plays by hand class)"
+    if parse_policy(play)[0] not in (K_HEURISTIC, K_TUNED):
+        return "simulated only with the heuristic's card play (--play heuristic or tuned:RUN_DIR)"
+    return None
+
+
+def strategy_row(result: EquilibriumResult, pair: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """A tuned policy row playing the strategy pair (P(beg), P(give) per class; NaN: the heuristic's rule)."""
+    row = tuned_row(result.heuristic_row, np.full(N_HAND_CLASSES, -1.0), np.full(N_HAND_CLASSES, -1.0))
+    codes = np.array(result.tensor.codes)
+    b, g = pair
+    row[T_BEG + codes] = np.where(np.isnan(b), -1.0, np.clip(b, 0.0, 1.0))
+    row[T_GIVE + codes] = np.where(np.isnan(g), -1.0, np.clip(g, 0.0, 1.0))
+    return row
+
+
+def simulate_exploitability(result: EquilibriumResult, deals: int, executor: Executor,
+                            progress: Progress | None = None) -> None:
+    """Each strategy pair's exploitability by simulation (``exploit.simulated_exploitability``: one eldest and
+    one dealer best-response round against the unchanged policy, `deals` decision deals each, streams
+    EXPLOIT_STREAM + 2k for the k-th pair), into result.simulated; or the reason it is skipped."""
+    from .exploit import simulated_exploitability
+
+    result.simulated_skipped = simulation_skipped(result.play, result.scheme,
+                                                  None if result.measure == "net points" and not any(result.score)
+                                                  else result.score)
+    if result.simulated_skipped is not None:
+        return
+    result.simulated = {}
+    heuristic = tuned_row(result.heuristic_row, np.full(N_HAND_CLASSES, -1.0), np.full(N_HAND_CLASSES, -1.0))
+    for k, (name, pair) in enumerate(result.strategies.items()):
+        if pair is None:
+            continue
+        # The policies themselves: the heuristic's rules, the tuned run's tables, the equilibrium's probabilities.
+        row = (heuristic if name == "heuristic" else read_tuned(result.tuned_from or "") if name == "tuned"
+               else strategy_row(result, pair))
+        result.simulated[name] = simulated_exploitability(result.rules, row, deals, result.seed,
+                                                          EXPLOIT_STREAM + 2 * k, executor=executor,
+                                                          progress=progress)
+
+
 def check_out_dir(out_dir: Path, force: bool) -> None:
     """Refuse an out folder that exists and holds something, unless `force`."""
     out_dir = Path(out_dir)
@@ -591,8 +661,12 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
                     scheme: str = "coarse", score: tuple[int, ...] | None = None, equity: EquityTable | None = None,
                     tuned: str | None = None, resamples: int = DEFAULT_RESAMPLES, out_dir: Path | None = None,
                     threads: int | None = None, executor: Executor | None = None,
-                    progress: Progress | None = None, net_points: bool = False) -> EquilibriumResult:
+                    progress: Progress | None = None, net_points: bool = False,
+                    exploit_deals: int = 0) -> EquilibriumResult:
     """Tensor, solution, exploitabilities and bootstrap; the out folder written if given.
+
+    With `exploit_deals` > 0 the exploitability of each strategy pair is also simulated (net points at 0:0,
+    ``simulate_exploitability``), on that many decision deals per best-response round.
 
     With `score` the payoff is the match-win probability from `equity` (two sides only);
     without it, net points at 0:0. With `net_points` the payoff is net points at `score`
@@ -636,6 +710,10 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
                                "match-win probability" if win else "net points", deals, seed, tensor,
                                b, g, game.values(b, g), boot, strategies, history, seconds, reference_row(play)[1],
                                tuned_from=tuned)
+    if exploit_deals > 0:
+        start = time.perf_counter()
+        simulate_exploitability(result, exploit_deals, executor, progress)
+        seconds["simulated"] = time.perf_counter() - start
     if out_dir is not None:
         write_run(result, out_dir)
     return result
@@ -669,11 +747,12 @@ class ScoresResult:
     rules: RuleSet
     play: str
     scheme: str
-    deals: int                    # decision deals per score
+    deals: int                    # deals sampled (each score's decision deals are among them)
     seed: int
     cells: list[dict[str, Any]]   # per score: score, value, exploitabilities, deals, classes' P
     seconds: float
     out_dir: Path | None = None
+    seconds_by_step: dict[str, float] | None = None
 
     def value_matrix(self) -> np.ndarray:
         t = self.rules.target
@@ -697,37 +776,104 @@ class ScoresResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": EQUILIBRIUM_FORMAT + "+scores", "rules": self.rules.as_log_dict(), "play": self.play,
-                "classes": self.scheme, "measure": "match-win probability", "deals_per_score": self.deals,
+                "classes": self.scheme, "measure": "match-win probability", "deals_sampled": self.deals,
                 "seed": self.seed, "scores": self.cells,
-                "files": None if self.out_dir is None else {"scores": str(self.out_dir / f"{SCORES_FILE}.parquet"),
-                                                             "values": str(self.out_dir / "score-values.csv")},
+                "files": None if self.out_dir is None else {
+                    "scores": str(self.out_dir / f"{SCORES_FILE}.parquet"),
+                    "values": str(self.out_dir / "score-values.csv"),
+                    "heatmaps": [str(self.out_dir / HEATMAP_FILE.format(role=role)) for role in ("eldest", "dealer")]},
+                "seconds_by_step": {k: round(v, 3) for k, v in (self.seconds_by_step or {}).items()},
                 "seconds": round(self.seconds, 3)}
+
+
+def scores_chunk(rules_array: np.ndarray, open_array: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                 ref_kind: int, ref_row: np.ndarray, equity: np.ndarray, scheme: str, seed: int, index: int, size: int,
+                 stop: threading.Event | None = None,
+                 progress: Progress | None = None) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """One chunk of an all-scores run: (index, tensors[score, e, d, TS_*] over the scheme's possible classes,
+    counts[score, BC_*]); None if stopped."""
+    if stop is not None and stop.is_set():
+        return None
+    deck_rng, rng, ref_rng = chunk_rngs(seed, index, SCORES_STREAM)
+    target = int(rules_array[R_TARGET])
+    n_codes = scheme_size(scheme)
+    full = np.zeros((n_codes, n_codes, target * target, N_TS), dtype=np.float64)
+    counts = np.zeros((target * target, N_BC), dtype=np.int64)
+    scores_kernel(rules_array, open_array, kinds, params, ref_kind, ref_row, equity, SCHEMES[scheme],
+                  deck_rng, rng, ref_rng, size, full, counts)
+    if progress is not None:
+        progress(size)
+    return index, full, counts
+
+
+def scores_chunk_deals(deals: int) -> int:
+    """Deals per chunk of an all-scores run: about SCORES_CHUNKS chunks (each adds a tensor per score, so few and
+    large), within CHUNK_MIN..SCORES_CHUNK_MAX. Part of what a seed means."""
+    return int(min(SCORES_CHUNK_MAX, max(CHUNK_MIN, -(-deals // SCORES_CHUNKS))))
+
+
+def score_tensors(rules: RuleSet, play: str, equity: EquityTable, scheme: str, deals: int, seed: int,
+                  executor: Executor, progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(tensors[score, e, d, TS_*], counts[score, BC_*]) at every score a:b (index a * target + b) from the same
+    `deals` sampled deals (``engine.bidding.score_tensors``), summed in chunk order."""
+    kind, row = parse_policy(play)
+    kinds = np.full(rules.players, kind, dtype=np.int64)
+    params = np.tile(row, (rules.players, 1))
+    ref_kind, ref_row = reference_row(play)
+    rules_array = rules.as_array()
+    open_array = rules_array.copy()
+    open_array[R_TARGET] = OPEN_TARGET
+    table = np.ascontiguousarray(equity.p, dtype=np.float64)
+    size = scores_chunk_deals(deals)
+    sizes = [min(size, deals - lo) for lo in range(0, deals, size)]
+    n_codes = scheme_size(scheme)
+    t = rules.target
+    total = np.zeros((n_codes, n_codes, t * t, N_TS), dtype=np.float64)
+    counts = np.zeros((t * t, N_BC), dtype=np.int64)
+    pending: dict[int, np.ndarray] = {}
+    next_index = [0]
+
+    def finished(task: Task, result: tuple[int, np.ndarray, np.ndarray]) -> None:
+        index, tensors, c = result
+        np.add(counts, c, out=counts)
+        pending[index] = tensors
+        while next_index[0] in pending:  # float sums in chunk order: the same on any number of threads
+            np.add(total, pending.pop(next_index[0]), out=total)
+            next_index[0] += 1
+
+    tasks = (Task(f"scores-{k:05d}", (rules_array, open_array, kinds, params, ref_kind, ref_row, table, scheme, seed,
+                                      k, n), n) for k, n in enumerate(sizes))
+    executor.run(scores_chunk, tasks, finished, progress)
+    codes = np.array(scheme_codes(scheme))
+    return np.ascontiguousarray(np.moveaxis(total[np.ix_(codes, codes)], 2, 0)), counts
 
 
 def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str, equity: EquityTable,
                    out_dir: Path | None = None, threads: int | None = None, executor: Executor | None = None,
                    progress: Progress | None = None) -> ScoresResult:
-    """The equilibrium (LP, match-win probability from `equity`) at every score below the target, `deals`
-    decision deals each, on streams of their own; a score where no deal has a decision (every kick ends the
-    match) is left out. Writes scores.parquet/.csv, score-values.csv and scores.json if `out_dir` is given."""
-    from .strategy import side_scores
-
+    """The equilibrium (LP, match-win probability from `equity`) at every score below the target, from the
+    same `deals` sampled deals (a deal counts at a score unless its first kick ends the match there; see
+    ``engine.bidding``'s note on scores). Writes scores.parquet/.csv, score-values.csv, scores.json and the
+    heatmaps if `out_dir` is given."""
     check_inputs(rules, scheme, None)
     if rules.sides != 2:
         raise EquilibriumError(f"--all-scores needs two sides (match-win probability), not {rules.players} players")
     if equity.target != rules.target:
         raise ValueError("the equity table does not match these rules")
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
     executor = executor if executor is not None else LocalExecutor(threads)
     start = time.perf_counter()
+    totals, counts = score_tensors(rules, play, equity, scheme, deals, seed, executor, progress)
+    simulated = time.perf_counter() - start
+    codes = scheme_codes(scheme)
     cells: list[dict[str, Any]] = []
     t = rules.target
     for cell, (a, b) in enumerate((a, b) for a in range(t) for b in range(t)):
-        scores = side_scores(rules, (a, b))
-        try:
-            tensor = payoff_tensor(rules, play, scores, equity, scheme, deals, seed, executor, progress, cell)
-        except EquilibriumError:  # the dealer's side wins on almost every kick: too few decisions
+        if counts[cell, BC_DEALS] < 1:
             continue
-        game = Game.from_sums(tensor.total, tensor.three)
+        tensor = Tensor(scheme, codes, totals[cell][None], counts[cell], False)
+        game = Game.from_sums(tensor.total, False)
         value, b_eq, g_eq = solve_lp(game)
         h_b, h_g = heuristic_strategy(tensor)
         entry: dict[str, Any] = {"score": [a, b], "value": value, "deals": tensor.deals,
@@ -741,19 +887,51 @@ def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str
                             f"heuristic_{key}": float(href[i])}
                            for i, code in enumerate(tensor.codes) if deals_by[i] > 0]
         cells.append(entry)
-    result = ScoresResult(rules, play, scheme, deals, seed, cells, time.perf_counter() - start)
+    seconds = {"simulate": simulated, "solve": time.perf_counter() - start - simulated}
+    result = ScoresResult(rules, play, scheme, deals, seed, cells, time.perf_counter() - start,
+                         seconds_by_step=seconds)
     if out_dir is not None:
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        result.out_dir = out_dir
-        frame = result.frame()
-        frame.to_parquet(out_dir / f"{SCORES_FILE}.parquet", index=False)
-        frame.to_csv(out_dir / f"{SCORES_FILE}.csv", index=False)
-        pd.DataFrame([{"eldest_score": c["score"][0], "dealer_score": c["score"][1], "deals": c["deals"],
-                       "value": c["value"], "heuristic_value": c["heuristic_value"],
-                       "heuristic_exploitability": c["exploitability"]["heuristic"],
-                       "equilibrium_exploitability": c["exploitability"]["equilibrium"]} for c in cells]
-                     ).to_csv(out_dir / "score-values.csv", index=False)
-        (out_dir / f"{SCORES_FILE}.json").write_text(json.dumps({**result.to_json(), **meta_fields()}, indent=1)
-                                                     + "\n", encoding="utf-8")
+        write_scores(result, Path(out_dir))
     return result
+
+
+def main_classes(frame: pd.DataFrame, role: str, k: int = HEATMAP_CLASSES) -> list[str]:
+    """The `k` classes of `role` met most often over all scores (the heatmaps' classes)."""
+    rows = frame[frame["role"] == role]
+    return rows.groupby("class")["deals"].sum().sort_values(ascending=False).index[:k].tolist()
+
+
+def score_matrix(frame: pd.DataFrame, role: str, cls: str, target: int) -> np.ndarray:
+    """P(beg) or P(give) of one class by score: [eldest's side's score, dealer's side's score]."""
+    out = np.full((target, target), np.nan)
+    rows = frame[(frame["role"] == role) & (frame["class"] == cls)]
+    out[rows["eldest_score"].to_numpy(), rows["dealer_score"].to_numpy()] = rows["p"].to_numpy()
+    return out
+
+
+def write_scores(result: ScoresResult, out_dir: Path) -> Path:
+    """scores.parquet/.csv (per score, role and class), score-values.csv, scores.json and one heatmap per role
+    (``scores-eldest.png``, ``scores-dealer.png``: the main classes' probability by score)."""
+    from .charts import score_strategy_heatmaps
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    result.out_dir = out_dir
+    frame = result.frame()
+    frame.to_parquet(out_dir / f"{SCORES_FILE}.parquet", index=False)
+    frame.to_csv(out_dir / f"{SCORES_FILE}.csv", index=False)
+    pd.DataFrame([{"eldest_score": c["score"][0], "dealer_score": c["score"][1], "deals": c["deals"],
+                   "value": c["value"], "heuristic_value": c["heuristic_value"],
+                   "heuristic_exploitability": c["exploitability"]["heuristic"],
+                   "equilibrium_exploitability": c["exploitability"]["equilibrium"]} for c in result.cells]
+                 ).to_csv(out_dir / "score-values.csv", index=False)
+    t = result.rules.target
+    for role in ("eldest", "dealer"):
+        classes = main_classes(frame, role)
+        matrices = [score_matrix(frame, role, cls, t) for cls in classes]
+        words = ROLE[role]
+        score_strategy_heatmaps(matrices, classes, out_dir / HEATMAP_FILE.format(role=role),
+                                f"P({words.option1}) at the equilibrium by score, {role}: {result.rules.preset}, "
+                                f"{result.rules.players} players, play {result.play}, {result.deals:,} deals")
+    (out_dir / f"{SCORES_FILE}.json").write_text(json.dumps({**result.to_json(), **meta_fields()}, indent=1)
+                                                 + "\n", encoding="utf-8")
+    return out_dir

@@ -8,7 +8,10 @@ from typing import Annotated, Any, Optional, TYPE_CHECKING
 
 import typer
 
-from ..analysis.defaults import EQUILIBRIUM_DEALS as DEFAULT_DEALS, EQUILIBRIUM_RESAMPLES as DEFAULT_RESAMPLES
+from ..analysis.defaults import (
+    EQUILIBRIUM_DEALS as DEFAULT_DEALS, EQUILIBRIUM_EXPLOIT_DEALS as EXPLOIT_DEALS,
+    EQUILIBRIUM_RESAMPLES as DEFAULT_RESAMPLES,
+)
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.equilibrium import EquilibriumResult, ScoresResult
@@ -50,13 +53,24 @@ def format_result(res: EquilibriumResult) -> str:
                      f"{last['iteration']:,} CFR+ iterations the eldest gains {last['eldest_gain']:.2e} by deviating, "
                      f"the dealer {last['dealer_gain']:.2e}")
     lines += [""] + format_classes(doc["eldest"], "eldest") + [""] + format_classes(doc["dealer"], "dealer") + [""]
-    lines.append("Exploitability: what each side gains by a best response to the other, per decision deal")
+    lines.append("Exploitability: what each side gains by a best response to the other, per decision deal "
+                 "(exact: on the tensor; simulated: best-response rounds on fresh deals, 95% CI)")
     for name, ex in doc["exploitability"].items():
         if ex is None:
             lines.append(f"  {name:<12} - (give --tuned RUN_DIR)")
-        else:
-            lines.append(f"  {name:<12} {ex['exact']:.6f} (eldest {ex['eldest_gain']:.6f}, dealer "
-                         f"{ex['dealer_gain']:.6f}); its value {ex['value']:+.4f}")
+            continue
+        sim = ""
+        if ex["simulated"] is not None:
+            slo, shi = ex["simulated_ci95"]
+            sim = f"; simulated {ex['simulated']:.4f} [{slo:.4f}, {shi:.4f}]"
+        lines.append(f"  {name:<12} {ex['exact']:.6f} (eldest {ex['eldest_gain']:.6f}, dealer "
+                     f"{ex['dealer_gain']:.6f}){sim}; its value {ex['value']:+.4f}")
+    sim_doc = doc["simulated_exploitability"]
+    if "skipped" in sim_doc and sim_doc["skipped"]:
+        lines.append(f"  (not simulated: {sim_doc['skipped']})")
+    elif "deals" in sim_doc:
+        lines.append(f"  (simulated on {sim_doc['deals']:,} decision deals per best-response round; an upper "
+                     "estimate: the gain is measured on the deals that chose the best response)")
     unsettled = doc["unsettled"]
     names = [f"eldest {c}" for c in unsettled["eldest"]] + [f"dealer {c}" for c in unsettled["dealer"]]
     lines.append("not settled by the sample (95% CI not within 0.05 of a pure action): "
@@ -64,7 +78,8 @@ def format_result(res: EquilibriumResult) -> str:
     s = doc["seconds"]
     lines.append(f"{res.deals:,} deals played three ways in {s['tensor']:.1f} s "
                  f"({res.deals / max(s['tensor'], 1e-9):,.0f} deals/s); solve {s['solve']:.3f} s; "
-                 f"bootstrap {s['bootstrap']:.1f} s")
+                 f"bootstrap {s['bootstrap']:.1f} s" + (f"; simulated exploitability {s['simulated']:.1f} s"
+                                                        if "simulated" in s else ""))
     if doc["tensor"]:
         lines.append(f"tensor: {doc['tensor']} (and .csv); strategies: {res.out_dir}/eldest.csv, dealer.csv, "
                      "equilibrium.json")
@@ -76,7 +91,8 @@ def format_scores(res: ScoresResult) -> str:
     t = r.target
     values = res.value_matrix()
     lines = [f"Bidding equilibrium at every score: {r.preset}, {r.players} players, play {res.play}, classes "
-             f"{res.scheme}; {res.deals:,} decision deals per score, seed {res.seed}",
+             f"{res.scheme}; {res.deals:,} deals sampled, each played once and scored from every score, seed "
+             f"{res.seed}",
              "value: the eldest's side's match-win probability under the equilibrium, %; rows the eldest's side's "
              "score, columns the dealer's side's (- : every kick ends the match)",
              "     " + "".join(f"{b:>6}" for b in range(t))]
@@ -92,6 +108,8 @@ def format_scores(res: ScoresResult) -> str:
     if res.out_dir is not None:
         lines.append(f"per score and class: {res.out_dir}/scores.parquet (and .csv); values: "
                      f"{res.out_dir}/score-values.csv; all: {res.out_dir}/scores.json")
+        lines.append(f"heatmaps of the main classes by score: {res.out_dir}/scores-eldest.png, "
+                     f"{res.out_dir}/scores-dealer.png")
     return "\n".join(lines)
 
 
@@ -131,9 +149,13 @@ def equilibrium(
         "--tuned", metavar="RUN_DIR", help="Also the exploitability of this strategy run's tables.")] = None,
     resamples: Annotated[int, typer.Option("--resamples", min=1, max=100_000,
                                            help="Bootstrap re-solves for the 95% CIs.")] = DEFAULT_RESAMPLES,
+    exploit_deals: Annotated[Optional[int], typer.Option(
+        "--exploit-deals", min=0, max=1_000_000_000,
+        help="Decision deals per best-response round of the simulated exploitability (0: not simulated; "
+             f"default: --deals, at most {EXPLOIT_DEALS:,}).")] = None,
     all_scores: Annotated[bool, typer.Option(
         "--all-scores", help="Solve at every score below the target instead (match-win probability; "
-                             "--deals per score, no bootstrap).")] = False,
+                             "the same --deals scored from every score, no bootstrap).")] = False,
     equity_dir: Annotated[Optional[Path], typer.Option(
         "--equity-dir", help="Where equity tables are cached (with --score or --all-scores; default: equity/ in "
                              "the user's cache, ~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
@@ -143,7 +165,9 @@ def equilibrium(
     json_out: JsonOpt = False,
 ) -> None:
     """The bidding game's equilibrium by hand class (LP with two sides), its value and exploitability."""
-    from ..analysis.equilibrium import EquilibriumError, check_inputs, check_out_dir, run_all_scores, run_equilibrium
+    from ..analysis.equilibrium import (
+        EquilibriumError, check_inputs, check_out_dir, run_all_scores, run_equilibrium, simulation_skipped,
+    )
     from ..analysis.strategy import parse_side_score
     from ..executor import check_options, open_executor
     from ..policy import parse_policy, read_tuned
@@ -169,13 +193,16 @@ def equilibrium(
     if all_scores:
         assert table is not None
         with (open_executor(threads, scheduler, cluster) as executor,
-              progress_bar("deals", deals * ruleset.target ** 2) as bar, file_errors(out)):
+              progress_bar("deals", deals) as bar, file_errors(out)):
             scores_res = run_all_scores(ruleset, play, deals, seed, classes, table, out, executor=executor,
                                         progress=bar.advance)
         typer.echo(json.dumps(scores_res.to_json()) if json_out else format_scores(scores_res))
         return
-    with (open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", deals) as bar,
+    exploit = min(deals, EXPLOIT_DEALS) if exploit_deals is None else exploit_deals
+    pairs = 0 if simulation_skipped(play, classes, parsed) else 2 + (tuned is not None)
+    with (open_executor(threads, scheduler, cluster) as executor,
+          progress_bar("deals", deals + 2 * pairs * exploit) as bar,
           file_errors(out)):
         res = run_equilibrium(ruleset, play, deals, seed, classes, parsed, table, tuned, resamples, out,
-                              executor=executor, progress=bar.advance)
+                              executor=executor, progress=bar.advance, exploit_deals=exploit)
     typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))

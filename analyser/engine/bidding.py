@@ -28,14 +28,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_KICK, R_PLAYERS, R_TARGET
+from ..rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
 from .bits import bit, rand_below, side_of
 from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
 from .decisions import copy_words, equity_of, jump_in, net_points
 from .evaluator import strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
 from .search import is_search_kind, needs_search, new_play_buffer
-from .layout import I_WINNER, N_INFO, N_WHY
+from .layout import I_DEALS, I_WINNER, N_INFO, N_WHY
 from .policies import decide_beg, decide_give
 
 # Class schemes (how a hand is classed for the bidding game).
@@ -185,6 +185,181 @@ def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure
         done += 1
     counts[BC_DEALS] += done
     return done
+
+
+# --- every score from the same deals (two sides, match-win probability) -------------------------
+#
+# The cards do not know the score: no card player reads it, and the only decision that does is
+# the dealer's "a gift that ends the match" (heuristic.gift_wins_match), which needs the eldest's
+# side at target - gift or more. So each deal's three lines are played once with the match left
+# open (`open_rules`: the target out of reach, the score 0:0), their points kept by category, and
+# the line at any score a:b is that record walked in the rule book's order of scoring (kicks to
+# the dealer's side, the gift, the jack bonus, High, Low, Jack or hang jack, Game: W_* order),
+# stopping at the target; unfinished, its value is the equity table's at the new score. A line
+# that was redealt (its later decisions could meet the gift rule) is played again, exactly, at
+# each score where the gift would end the match.
+
+
+@njit(cache=True, _nrt=False)
+def walk_line(awards, n_awards, a, b, target, equity):
+    """P(the eldest's side wins) for a line recorded as `awards[k] = (side 0 eldest's / 1 dealer's, points)`
+    in scoring order, from a:b (eldest's side, dealer's side) before the deal; the first award is the
+    first turn-up's kick (the caller skips the scores where it ends the match)."""
+    se = a
+    sd = b
+    for k in range(n_awards):
+        if awards[k, 0] == 0:
+            se += awards[k, 1]
+            if se >= target:
+                return 1.0
+        else:
+            sd += awards[k, 1]
+            if sd >= target:
+                return 0.0
+    return equity[se, sd]  # the eldest deals next: equity[dealer's side, other side]
+
+
+@njit(cache=True, _nrt=False)
+def record_awards(pts, eside, dside, awards):
+    """Fill `awards` from a line's points by side and category (in W_* order: the order they are
+    scored in); returns how many."""
+    k = 0
+    for w in range(N_WHY):
+        for side in (dside, eside):
+            if pts[side, w] > 0:
+                awards[k, 0] = 0 if side == eside else 1
+                awards[k, 1] = pts[side, w]
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def score_tensors(rules, open_rules, kinds, params, ref_kind, ref_params, equity, scheme, deck_rng, rng, ref_rng,
+                  n_deals, tensors, counts):
+    """score_tensors_in with its scratch space allocated here; returns deals sampled."""
+    ev = np.zeros((0, 4), dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    line_deck = np.empty(52, dtype=np.int64)
+    sc = np.zeros(4, dtype=np.int64)
+    seen = np.zeros(4, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    pts = np.zeros((4, N_WHY), dtype=np.int64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    state = new_play_buffer(needs_search(kinds) or is_search_kind(ref_kind))
+    streams = np.zeros((5, 4), dtype=np.uint64)
+    awards = np.zeros((3, 2 * N_WHY, 2), dtype=np.int64)
+    n_awards = np.zeros(3, dtype=np.int64)
+    redealt = np.zeros(3, dtype=np.bool_)
+    values = np.zeros(3, dtype=np.float64)
+    return score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equity, scheme, deck_rng, rng,
+                            ref_rng, n_deals, tensors, counts, ev, deck, line_deck, sc, seen, info, pts, work, state,
+                            streams, awards, n_awards, redealt, values)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equity, scheme, deck_rng, rng, ref_rng,
+                     n_deals, tensors, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, awards,
+                     n_awards, redealt, values):
+    """Sample `n_deals` deals, play each three ways once (the match open), and add every score's
+    tensor: tensors[e, d, a * T + b, TS_*] (TS_N, TS_SUM, TS_SQ, TS_REF_*; a deal's scores lie
+    together in memory) and counts[a * T + b, BC_*], for the eldest's side at a and the dealer's
+    at b before the deal (T = the target). A
+    deal counts at a score unless its first kick ends the match there. Two sides only; the
+    payoff is the match-win probability (equity[a, b]: P(the dealer's side wins | a, b))."""
+    n = rules[R_PLAYERS]
+    dealer = n - 1
+    eldest = 0
+    dside = side_of(dealer, n)
+    eside = side_of(eldest, n)
+    turnup_pos = HAND_SIZE * n
+    target = rules[R_TARGET]
+    gift = rules[R_GIFT]
+    deal_deck_rng = streams[0]
+    deal_rng = streams[1]
+    dr = streams[2]
+    r = streams[3]
+    tmp = streams[4]
+    for _ in range(n_deals):
+        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
+            j = rand_below(deck_rng, i + 1)
+            c = deck[i]
+            deck[i] = deck[j]
+            deck[j] = c
+        turnup = deck[turnup_pos]
+        trump = turnup // 13
+        kick = kick_points(rules[R_KICK], turnup)
+        eldest_hand = np.uint64(0)
+        for p in range(HAND_SIZE):
+            eldest_hand |= bit(deck[p])
+        dealer_hand = np.uint64(0)
+        for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
+            dealer_hand |= bit(deck[p])
+        e = bid_class(scheme, eldest_hand, trump)
+        d = bid_class(scheme, dealer_hand, trump)
+        for s in range(4):
+            seen[s] = 0
+        seen[dside] = kick
+        ref_beg = decide_beg(ref_kind, ref_params, eldest_hand, turnup, eldest, dealer, seen, rules, ref_rng)
+        ref_give = decide_give(ref_kind, ref_params, dealer_hand, turnup, dealer, dealer, seen, rules, ref_rng)
+        ref_give_ends = ref_give
+        if gift > 0:  # the eldest's side at target - gift: the gift would end the match
+            seen[eside] = target - gift
+            ref_give_ends = decide_give(ref_kind, ref_params, dealer_hand, turnup, dealer, dealer, seen, rules,
+                                        ref_rng)
+        copy_words(deal_deck_rng, deck_rng)
+        jump_in(deck_rng, tmp)
+        copy_words(deal_rng, rng)
+        jump_in(rng, tmp)
+        for line in range(3):
+            copy_words(line_deck, deck)
+            copy_words(dr, deal_deck_rng)
+            copy_words(r, deal_rng)
+            sc[:] = 0
+            force_beg = 0 if line == LINE_STAND else 1
+            force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
+            play_line_in(open_rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
+                         pts, work, state)
+            n_awards[line] = record_awards(pts, eside, dside, awards[line])
+            redealt[line] = info[I_DEALS] > 1
+        for a in range(target):
+            gift_ends = gift > 0 and a + gift >= target
+            for b in range(target):
+                cell = a * target + b
+                counts[cell, BC_TRIES] += 1
+                if b + kick >= target:
+                    counts[cell, BC_KICK_ENDED] += 1
+                    continue
+                counts[cell, BC_DEALS] += 1
+                for line in range(3):
+                    if gift_ends and redealt[line]:  # its later give decision meets the gift rule: play it here
+                        copy_words(line_deck, deck)
+                        copy_words(dr, deal_deck_rng)
+                        copy_words(r, deal_rng)
+                        sc[:] = 0
+                        sc[eside] = a
+                        sc[dside] = b
+                        force_beg = 0 if line == LINE_STAND else 1
+                        force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
+                        play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r,
+                                     ev, info, pts, work, state)
+                        w = info[I_WINNER]
+                        if w >= 0:
+                            values[line] = 1.0 if w == eside else 0.0
+                        else:
+                            values[line] = equity_of(equity, sc, eside, eside)
+                    else:
+                        values[line] = walk_line(awards[line], n_awards[line], a, b, target, equity)
+                t = tensors[e, d, cell]
+                t[TS_N] += 1.0
+                for line in range(3):
+                    v = values[line]
+                    t[TS_SUM + line] += v
+                    t[TS_SQ + line] += v * v
+                if ref_beg:
+                    t[TS_REF_BEG] += 1.0
+                if ref_give_ends if gift_ends else ref_give:
+                    t[TS_REF_GIVE] += 1.0
+    return n_deals
 
 
 # --- regret matching (CFR+) on the tensor, for the game that is not zero-sum ------------------

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .. import __version__
 from ..analysis.advice import AdviceResult, check_advice, equilibrium_claims
-from ..analysis.equilibrium import EquilibriumResult, run_equilibrium
+from ..analysis.equilibrium import EquilibriumResult, ScoresResult, run_all_scores, run_equilibrium
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
@@ -150,7 +150,12 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
     eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
                          resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
-                         executor=executor)
+                         executor=executor, exploit_deals=sizes.equilibrium)
+    by_score = None
+    if equity is not None:
+        say(f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score")
+        by_score = run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", equity,
+                                  out / "equilibrium-scores", threads=threads, executor=executor)
     say("score what-ifs")
     shifts = score_shifts(rules, tuned, equity, seed, sizes.whatif, threads)
     say(f"tournaments: {sizes.matches:,} matches per pairing")
@@ -233,7 +238,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                  f"95% CI [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]" for c in claims])
     doc.table(advice_view, "Advice check", path)
 
-    _equilibrium(doc, out, eq, advice, numbers)
+    _equilibrium(doc, out, eq, advice, numbers, by_score)
     play_section(doc, out, advice, numbers, save_table)
 
     doc.heading("How strong are the simulated players?")
@@ -312,15 +317,22 @@ def equilibrium_class_view(rows: list[dict[str, Any]], role: str) -> pd.DataFram
 
 
 def exploitability_view(doc: dict[str, Any]) -> pd.DataFrame:
-    """Heuristic, tuned and equilibrium: each side's best-response gain against them, and their value."""
+    """Heuristic, tuned and equilibrium: each side's best-response gain against them (exact on the tensor, and
+    simulated by best-response rounds with its 95% CI), and their value."""
+    def simulated(ex: dict[str, Any]) -> str:
+        if ex["simulated"] is None:
+            return "-"
+        lo, hi = ex["simulated_ci95"]
+        return f"{ex['simulated']:.4f} [{lo:.4f}, {hi:.4f}]"
+
     return pd.DataFrame([{"strategy": name, "exploitability": round(ex["exact"], 6),
                           "eldest's gain": round(ex["eldest_gain"], 6), "dealer's gain": round(ex["dealer_gain"], 6),
-                          "eldest's value": round(ex["value"], 4)}
+                          "simulated (95% CI)": simulated(ex), "eldest's value": round(ex["value"], 4)}
                          for name, ex in doc["exploitability"].items() if ex is not None])
 
 
 def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: AdviceResult,
-                 numbers: dict[str, Any]) -> None:
+                 numbers: dict[str, Any], by_score: ScoresResult | None = None) -> None:
     """The bidding game's equilibrium: strategies by class with CIs, value, exploitability, advice verdicts."""
     result = eq.to_json()
     numbers["equilibrium"] = {k: result[k] for k in ("value", "value_ci95", "eldest", "dealer", "unsettled",
@@ -344,9 +356,17 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
         doc.table(view, f"Equilibrium: the {role}'s P({ROLE[role].option1}) by hand class", path)
     ex_view = exploitability_view(result)
     path = save_table(ex_view, out, "equilibrium-exploitability")
+    sim = result["simulated_exploitability"]
+    how = (f"Simulated: each strategy played as a policy on fresh deals ({sim['deals']:,} decision deals per "
+           "round), one best-response round of the eldest and one of the dealer against it, their gains added; "
+           "measured on the deals that chose the best response, so an upper estimate."
+           if "deals" in sim else f"Not simulated: {sim.get('skipped')}.")
     doc.paragraph("Exploitability: how much a side gains per decision deal by a best response to the other's "
-                  "strategy (added over both sides; 0 for the equilibrium up to the solver's tolerance).")
+                  "strategy (added over both sides; exactly on the tensor, 0 for the equilibrium up to the "
+                  f"solver's tolerance). {how}")
     doc.table(ex_view, "Exploitability of the heuristic, the tuned tables and the equilibrium", path)
+    if by_score is not None:
+        _equilibrium_by_score(doc, out, by_score, numbers)
     claims = [c.to_json() for c in equilibrium_claims(eq, {c.id: c for c in advice.claims})]
     numbers["equilibrium_advice"] = claims
     view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
@@ -362,6 +382,28 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
                  f"[{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]; best response: {c.get('best_response_verdict', '-')}"
                  for c in claims])
     doc.table(view, "Advice against the equilibrium", path)
+
+
+def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: dict[str, Any]) -> None:
+    """The equilibrium at every score: heatmaps of the main classes, and where the heuristic loses most."""
+    folder = res.out_dir.name if res.out_dir is not None else "equilibrium-scores"
+    worst = sorted(res.cells, key=lambda c: -c["exploitability"]["heuristic"])[:5]
+    numbers["equilibrium_by_score"] = {
+        "deals": res.deals, "play": res.play, "scores": len(res.cells),
+        "most_exploitable": [{"score": c["score"], "heuristic": c["exploitability"]["heuristic"],
+                              "value": c["value"]} for c in worst]}
+    doc.paragraph(f"By score: the same game with the match-win probability as the payoff (from the equity table "
+                  f"above), solved at every score below the target from {res.deals:,} deals, each played once and "
+                  f"scored from every score, with `{res.play}` for every later decision. Each panel is one hand "
+                  "class (the most frequent); rows are the eldest's side's score, columns the dealer's side's; "
+                  "cells give the equilibrium's probability in %. The heuristic's bidding is most exploitable at "
+                  + ", ".join(f"{c['score'][0]}:{c['score'][1]} ({100 * c['exploitability']['heuristic']:.2f} "
+                              "points of match-win probability per decision deal)" for c in worst[:3]) + ".")
+    for role in ROLE_NAMES:
+        doc.image(f"{folder}/scores-{role}.png", f"Equilibrium P({ROLE[role].option1}) by score, the {role}'s main "
+                                                 "hand classes")
+    doc.paragraph(f"Every score and class: `{folder}/scores.csv`; values and exploitability by score: "
+                  f"`{folder}/score-values.csv`.")
 
 
 def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]) -> None:

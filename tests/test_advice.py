@@ -247,3 +247,41 @@ def test_the_equilibrium_readings_pool_the_fine_subclasses() -> None:
     assert zero.estimate == pytest.approx(0.75) and zero.verdict == SUPPORTED and zero.n == 2000
     assert set(zero.details["p_beg_by_class"]) == {"T0", "T0/side"} and zero.details["classes"] == "fine"
     assert missing.estimate == pytest.approx(0.8) and missing.verdict == SUPPORTED
+
+
+def test_the_equilibrium_readings_at_every_score() -> None:
+    from analyser.analysis.advice import BY_SCORE_MOVES, READINGS, add_by_score, equilibrium_claims, weighted_by_score
+    from analyser.analysis.equilibrium import run_all_scores, run_equilibrium
+    from analyser.analysis.equity import EquityTable
+    from analyser.executor import LocalExecutor
+
+    rules = make_rules("trinidad", players=2, settings=["target=4"])
+    p = np.random.default_rng(1).uniform(0.2, 0.8, size=(4, 4))
+    equity = EquityTable(rules, "heuristic", 1, 1, p, np.zeros((4, 4)))
+    executor = LocalExecutor(2)
+    eq = run_equilibrium(rules, "heuristic", 3000, 2, resamples=20, executor=executor, net_points=True)
+    claims = equilibrium_claims(eq)
+    add_by_score(claims, rules, "heuristic", 3000, 2, equity, executor)
+    cells = run_all_scores(rules, "heuristic", 3000, 2, "coarse", equity, executor=executor).cells
+    for claim in claims:
+        want, verdict = READINGS[claim.details["best_response_claim"]]
+        by = claim.details["by_score"]
+        expected = weighted_by_score(cells, want)
+        assert by["measure"] == "match-win probability" and by["deals"] == 3000
+        assert by["at_0_0"] == expected[(0, 0)]
+        assert len(by["p_beg"]) == 4 and all(len(row) == 4 for row in by["p_beg"])
+        assert all(by["p_beg"][a][b] == v for (a, b), v in expected.items())
+        assert len(by["moves"]) <= 3
+        for move in by["moves"]:
+            a, b = move["score"]
+            assert abs(expected[(a, b)] - expected[(0, 0)]) >= BY_SCORE_MOVES
+            assert move["ci95"][0] <= move["ci95"][1] and move["verdict"] == verdict(tuple(move["ci95"]))
+
+
+def test_cli_by_score_needs_two_sides_and_the_equilibrium() -> None:
+    runner = CliRunner()
+    base = ["check-advice", "--set", "target=5", "--deals", "1500", "--play-deals", "0", "--by-score"]
+    for extra, message in ((["--rules", "classic", "--players", "3"], "--by-score reads the equilibrium"),
+                           (["--no-equilibrium"], "leave --no-equilibrium out")):
+        result = runner.invoke(app, [*base, *extra])
+        assert result.exit_code == 2 and message in result.stderr and len(result.stderr.splitlines()) == 1

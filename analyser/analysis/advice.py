@@ -378,6 +378,65 @@ def equilibrium_estimate(eq: Any, want: Callable[[int], bool]) -> tuple[float, t
     return estimate, ci, int(deals.sum()), by_class
 
 
+# The eldest's claims read against the equilibrium: the classes each one names, and its verdict on a 95% CI.
+READINGS: dict[str, tuple[Callable[[int], bool], Callable[[tuple[float, float]], str]]] = {
+    "eldest-zero-trump-begs-70-80": (zero_trump, lambda ci: verdict_within(ci, *BEG_SHARE_CLAIMED)),
+    "eldest-beg-missing-ace-or-jack": (missing_ace_or_jack, lambda ci: verdict_above(ci, BEG_MORE_OFTEN)),
+}
+BY_SCORE_CHECKS = 3      # scores where a reading moves most from 0:0 that get a bootstrap CI of their own
+BY_SCORE_MOVES = 0.05    # ... if it moves at least this much
+
+
+def weighted_by_score(cells: list[dict[str, Any]], want: Callable[[int], bool]) -> dict[tuple[int, int], float]:
+    """The equilibrium's P(beg) over the eldest's classes `want` picks, weighted by their deals, at every score of
+    an all-scores run (``equilibrium.ScoresResult.cells``; point estimates)."""
+    codes = {class_key(c): c for c in possible_classes()}
+    out = {}
+    for cell in cells:
+        rows = [r for r in cell["eldest"] if want(codes[r["class"]])]
+        deals = sum(r["deals"] for r in rows)
+        if deals > 0:
+            out[(int(cell["score"][0]), int(cell["score"][1]))] = sum(r["p_beg"] * r["deals"] for r in rows) / deals
+    return out
+
+
+def add_by_score(claims: list[Claim], rules: RuleSet, policy: str, deals: int, seed: int, equity: Any,
+                 executor: Executor, progress: Progress | None = None) -> None:
+    """Each equilibrium reading at every score (the match-win probability from `equity` as the payoff; two sides):
+    details["by_score"] gets the weighted P(beg) by score from one all-scores run of `deals` deals, and, at the
+    up to BY_SCORE_CHECKS scores where it moves furthest from its 0:0 value (by at least BY_SCORE_MOVES), the
+    estimate, bootstrap 95% CI and verdict of an equilibrium run of `deals` decision deals at that score."""
+    from .equilibrium import run_all_scores, run_equilibrium
+
+    scores_run = run_all_scores(rules, policy, deals, seed, "coarse", equity, executor=executor, progress=progress)
+    runs: dict[tuple[int, int], Any] = {}
+    for claim in claims:
+        ident = claim.details.get("best_response_claim")
+        if claim.method != EQUILIBRIUM or ident not in READINGS:
+            continue
+        want, verdict = READINGS[ident]
+        by_score = weighted_by_score(scores_run.cells, want)
+        base = by_score.get((0, 0), math.nan)
+        moved = sorted((s for s, p in by_score.items() if abs(p - base) >= BY_SCORE_MOVES),
+                       key=lambda s: -abs(by_score[s] - base))[:BY_SCORE_CHECKS]
+        checked = []
+        for score in sorted(moved):
+            if score not in runs:
+                runs[score] = run_equilibrium(rules, policy, deals, seed, "coarse", score, equity,
+                                              resamples=EQUILIBRIUM_RESAMPLES, executor=executor, progress=progress)
+            estimate, ci, n, _ = equilibrium_estimate(runs[score], want)
+            checked.append({"score": list(score), "estimate": estimate, "ci95": list(ci), "verdict": verdict(ci),
+                            "deals": n})
+        t = rules.target
+        claim.details["by_score"] = {
+            "measure": "match-win probability", "deals": deals, "at_0_0": base,
+            "p_beg": [[by_score.get((a, b)) for b in range(t)] for a in range(t)],
+            "moves": checked,
+            "note": "p_beg[a][b]: point estimates, the eldest's side at a, the dealer's at b; 'moves': the scores "
+                    f"where it moves most from 0:0 (at least {BY_SCORE_MOVES}), each with a bootstrap CI from its "
+                    "own run"}
+
+
 def equilibrium_claims(eq: Any, best_response: dict[str, Claim] | None = None) -> list[Claim]:
     """Claims 1e and 2e (module docstring) from an equilibrium run (``analysis.equilibrium.EquilibriumResult``);
     `best_response`: the best-response claims by id, whose verdicts are quoted beside."""
@@ -393,13 +452,13 @@ def equilibrium_claims(eq: Any, best_response: dict[str, Claim] | None = None) -
          "equilibrium P(beg) of the bidding game over the eldest's zero-trump classes (T0), weighted by their deals; "
          "95% CI from the bootstrap (chunks resampled, game re-solved); supported if the CI lies inside "
          f"[{lo:.0%}, {hi:.0%}], contradicted if wholly outside",
-         zero_trump, lambda ci: verdict_within(ci, lo, hi)),
+         *READINGS["eldest-zero-trump-begs-70-80"]),
         ("eldest-beg-missing-ace-or-jack", "Beg when missing the ace or the jack of trump.",
          f"{SOURCE}: \"Pida agresivamente cuando le falte el As o la Jota de triunfo\"",
          "equilibrium P(beg) of the bidding game over the eldest's classes holding trump but not both the ace and "
          "the jack of trump, weighted by their deals; read as 'beg more often than not': supported if the 95% "
          f"bootstrap CI lies above {BEG_MORE_OFTEN}, contradicted if below",
-         missing_ace_or_jack, lambda ci: verdict_above(ci, BEG_MORE_OFTEN)),
+         *READINGS["eldest-beg-missing-ace-or-jack"]),
     ):
         estimate, ci, deals, by_class = equilibrium_estimate(eq, want)
         details: dict[str, Any] = {**common, "best_response_claim": ident}
@@ -449,9 +508,11 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
 def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
                  progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
-                 equilibrium_deals: int = 0, play_deals: int = 0, play_matches: int = 0) -> AdviceResult:
+                 equilibrium_deals: int = 0, play_deals: int = 0, play_matches: int = 0,
+                 by_score_equity: Any = None) -> AdviceResult:
     """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer;
-    with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals;
+    with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals (and,
+    with `by_score_equity`, an equity table of these rules, those readings at every score: add_by_score);
     with `play_deals`, also the play tips on that many duplicated deals and `play_matches` matches each."""
     import time
 
@@ -480,6 +541,8 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
         eq = run_equilibrium(rules, policy, equilibrium_deals, seed, "coarse", score, None,
                              resamples=EQUILIBRIUM_RESAMPLES, executor=executor, progress=progress, net_points=True)
         claims += equilibrium_claims(eq, {c.id: c for c in claims})
+        if by_score_equity is not None:
+            add_by_score(claims, rules, policy, equilibrium_deals, seed, by_score_equity, executor, progress)
     play = None
     if play_deals > 0:
         from .play_advice import check_play_advice

@@ -11,7 +11,7 @@ import typer
 from ..analysis.defaults import ADVICE_DEALS as DEFAULT_DEALS, ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text,
+    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text, load_equity,
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
@@ -53,7 +53,9 @@ def format_result(res: AdviceResult) -> str:
         lines.append(f"  estimate {format_number(claim, claim.estimate)}, 95% CI [{format_number(claim, lo)}, "
                      f"{format_number(claim, hi)}] ({claim.unit}; {claim.n:,} deals)")
         for key, value in claim.details.items():
-            if key == "p_beg_by_class":
+            if key == "by_score":
+                lines += format_by_score(value)
+            elif key == "p_beg_by_class":
                 lines.append("  P(beg) by class: " + "; ".join(
                     f"{k} {v['estimate']:.3f} [{v['ci95'][0]:.2f}, {v['ci95'][1]:.2f}]" for k, v in value.items()))
             elif key in ("method", "best_response_claim"):
@@ -81,6 +83,17 @@ def format_result(res: AdviceResult) -> str:
     rate = "" if res.play_deals else f" ({(2 * res.deals + res.equilibrium_deals) / res.seconds:,.0f} deals/s)"
     lines.append(f"{2 * res.deals:,} paired deals{extra} in {res.seconds:.1f} s{rate}")
     return "\n".join(lines)
+
+
+def format_by_score(value: dict) -> list[str]:
+    """A reading's by-score block: where it moves most from 0:0, each with its CI and verdict."""
+    out = [f"  by score (match-win probability, {value['deals']:,} deals): P(beg) at 0:0 {value['at_0_0']:.3f}"]
+    if not value["moves"]:
+        out.append("  it moves by less than 0.05 at every score")
+    for m in value["moves"]:
+        out.append(f"  at {m['score'][0]}:{m['score'][1]}: {m['estimate']:.3f}, 95% CI [{m['ci95'][0]:.3f}, "
+                   f"{m['ci95'][1]:.3f}]: {m['verdict']}")
+    return out
 
 
 def ci_text(value: dict, fmt: str = "+.3f") -> str:
@@ -164,6 +177,10 @@ def check_advice(
     play_matches: Annotated[int, typer.Option("--play-matches", min=0, max=100_000_000,
                                               help="Duplicated matches per play tip, for the match-win rate (0: "
                                                    "skip).")] = PLAY_ADVICE_MATCHES,
+    by_score: Annotated[bool, typer.Option(
+        "--by-score", help="Also read the eldest's two claims against the equilibrium at every score (match-win "
+                           "probability, from the equity table; two sides), with a CI where they move most.")]
+    = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim.
@@ -187,12 +204,17 @@ def check_advice(
     check_output(out, "--out", folder=True, force=force)
     announce_engine()
     eq_deals = 0 if no_equilibrium else deals
+    if by_score and (no_equilibrium or ruleset.sides != 2):
+        fail("--by-score reads the equilibrium at every score: it needs two sides and the equilibrium readings "
+             "(leave --no-equilibrium out)")
+    table = load_equity(ruleset, policy, None, threads)[0] if by_score else None
     if play_deals == 1:
         fail("--play-deals: give at least 2 deals (or 0 to skip the play tips)")
-    total = 2 * deals + eq_deals + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0)
+    total = 2 * deals + eq_deals + (eq_deals * (1 + advice.BY_SCORE_CHECKS) if by_score else 0) + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0)
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
-                                  equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches)
+                                  equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches,
+                                  by_score_equity=table)
     if out is not None:
         with file_errors(out):
             write_out(res, out)

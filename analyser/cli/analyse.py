@@ -10,7 +10,7 @@ import typer
 
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from .options import (
-    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_output, fail, file_errors, progress_bar,
+    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_output, fail, file_errors, progress_bar, load_equity,
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the command runs
@@ -25,21 +25,11 @@ MAX_CARDS_HELP = ("Card decisions with more cards than this left in all hands to
 
 def equity_loader(policy: str, equity_dir: Path | None, threads: int | None):
     """A function giving each rule set's match-equity table (from the cache, or built once, announced)."""
-    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
-
-    folder = equity_folder(equity_dir)
     tables: dict[Any, EquityTable] = {}
 
     def load(rules: RuleSet) -> EquityTable:
         if rules not in tables:
-            with file_errors(folder):
-                found = cached_table(rules, policy, folder)
-                if found is None:
-                    typer.echo(f"{build_notice(rules, threads=threads)}; it is kept in {folder} for next time",
-                               err=True)
-                    with progress_bar("equity table", rules.target ** 2) as bar:
-                        found = equity_table(rules, policy, out_dir=folder, progress=bar.advance, threads=threads)[:2]
-            tables[rules] = found[0]
+            tables[rules] = load_equity(rules, policy, equity_dir, threads)[0]
         return tables[rules]
 
     return load

@@ -15,11 +15,9 @@ from ..analysis.defaults import (
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.equilibrium import EquilibriumResult, ScoresResult
-    from ..analysis.equity import EquityTable
-    from ..rules import RuleSet
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
+    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text, load_equity,
 )
 
 
@@ -113,21 +111,6 @@ def format_scores(res: ScoresResult) -> str:
     return "\n".join(lines)
 
 
-def find_equity(ruleset: RuleSet, play: str, equity_dir: Path | None, threads: int | None) -> EquityTable:
-    """The cached equity table for these rules and play policy, estimated (and cached) if there is none."""
-    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
-
-    equity_dir = equity_folder(equity_dir)
-    with file_errors(equity_dir):
-        found = cached_table(ruleset, play, equity_dir)
-        if found is not None:
-            return found[0]
-        typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {equity_dir} for next time", err=True)
-        with progress_bar("equity table", ruleset.target ** 2) as bar:
-            table, _, _ = equity_table(ruleset, play, out_dir=equity_dir, progress=bar.advance, threads=threads)
-        return table
-
-
 def equilibrium(
     rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
     players: PlayersOpt = None,
@@ -189,7 +172,7 @@ def equilibrium(
 
         check_output(equity_folder(equity_dir), "--equity-dir", folder=True, force=True)
     announce_engine()
-    table = find_equity(ruleset, play, equity_dir, threads) if parsed is not None or all_scores else None
+    table = load_equity(ruleset, play, equity_dir, threads)[0] if parsed is not None or all_scores else None
     if all_scores:
         assert table is not None
         with (open_executor(threads, scheduler, cluster) as executor,

@@ -13,11 +13,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
 from ..rules import PRESETS, RuleSet, RulesError, make_rules
+
+if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
+    from ..analysis.equity import EquityTable
 
 Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
 
@@ -167,3 +170,21 @@ def progress_bar(description: str, total: int, rate: str | None = None) -> Itera
     bar = ProgressBar(description, total, rate)
     with bar.progress:
         yield bar
+
+
+def load_equity(ruleset: RuleSet, policy: str, equity_dir: Path | None, threads: int | None) -> tuple[EquityTable, Path]:
+    """The policy's match-equity table for these rules: from the cache (or the shipped tables), else built once,
+    announced on stderr with a progress bar, and kept in the cache (``--equity-dir``, default equity/ in the
+    user's cache); (table, its parquet file)."""
+    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
+
+    folder = equity_folder(equity_dir)
+    check_output(folder, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
+    with file_errors(folder):
+        found = cached_table(ruleset, policy, folder)
+        if found is not None:
+            return found
+        typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {folder} for next time", err=True)
+        with progress_bar("equity table", ruleset.target ** 2) as bar:
+            table, path, _ = equity_table(ruleset, policy, out_dir=folder, progress=bar.advance, threads=threads)
+    return table, path

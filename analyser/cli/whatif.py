@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.whatif import WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text,
+    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text, load_equity,
 )
 
 # Each option as a card player says it.
@@ -215,22 +215,6 @@ def win_method(win_by: WinBy, ruleset) -> str:
     return method
 
 
-def load_table(ruleset, policy: str, equity_dir: Path | None, threads: int | None):
-    """The policy's match-equity table for these rules, from the cache or built once (announced); (table, path)."""
-    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
-
-    folder = equity_folder(equity_dir)
-    check_output(folder, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
-    with file_errors(folder):
-        found = cached_table(ruleset, policy, folder)
-        if found is not None:
-            return found
-        typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {folder} for next time", err=True)
-        with progress_bar("equity table", ruleset.target ** 2) as bar:
-            table, path, _ = equity_table(ruleset, policy, out_dir=folder, progress=bar.advance, threads=threads)
-    return table, path
-
-
 def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
                   json_out, extra: dict | None = None, header: list[str] | None = None) -> None:
     """The what-if of one stand/beg or give/run situation, printed (text or JSON)."""
@@ -238,7 +222,7 @@ def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, p
 
     table = path = None
     if method == "table":
-        table, path = load_table(sit.rules, policy, equity_dir, threads)
+        table, path = load_equity(sit.rules, policy, equity_dir, threads)
     with progress_bar("deals", max_deals) as bar:
         res = what_if(sit, policy, seed=seed, equity=table, win_by=method, measure=measure.value,
                       max_deals=max_deals, min_deals=min(MIN_DEALS, max_deals), stop_z=stop_z, batch=BATCH,
@@ -371,7 +355,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         fail("--win-by playout is for stand/beg and give/run; a card's match-win chance reads the equity table")
     table = path = None
     if rules.sides == 2:
-        table, path = load_table(rules, policy, equity_dir, threads)
+        table, path = load_equity(rules, policy, equity_dir, threads)
     values = card_values(position, worlds, rng_state(stream(seed, line, at)), table)
     seat = position.seat
     hand = [card_name(c) for c in cards_of(int(np.uint64(position.state[PS_HAND + seat])))]

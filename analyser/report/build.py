@@ -399,6 +399,19 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                   "cells give the equilibrium's probability in %. The heuristic's bidding is most exploitable at "
                   + ", ".join(f"{c['score'][0]}:{c['score'][1]} ({100 * c['exploitability']['heuristic']:.2f} "
                               "points of match-win probability per decision deal)" for c in worst[:3]) + ".")
+    from ..analysis.advice import BY_SCORE_MOVES, READINGS, weighted_by_score
+
+    by = weighted_by_score(res.cells, READINGS["eldest-zero-trump-begs-70-80"][0])
+    base = by.get((0, 0), float("nan"))
+    moved = sorted((s for s, p in by.items() if abs(p - base) >= BY_SCORE_MOVES), key=lambda s: -abs(by[s] - base))
+    numbers["equilibrium_by_score"]["zero_trump_p_beg"] = {"at_0_0": base, "moves": [
+        {"score": list(s), "p_beg": by[s]} for s in moved[:10]]}
+    doc.paragraph("\"With no trump support, beg 70-80% of the time\", by score: at the equilibrium the eldest begs "
+                  f"with no trump with probability {base:.2f} at 0:0 (match-win payoff); "
+                  + (f"it moves by {BY_SCORE_MOVES} or more at {len(moved)} of {len(by)} scores, most at "
+                     + ", ".join(f"{a}:{b} ({by[(a, b)]:.2f})" for a, b in moved[:4])
+                     if moved else f"it moves by less than {BY_SCORE_MOVES} at every score")
+                  + " (point estimates; `check-advice --by-score` gives their CIs).")
     for role in ROLE_NAMES:
         doc.image(f"{folder}/scores-{role}.png", f"Equilibrium P({ROLE[role].option1}) by score, the {role}'s main "
                                                  "hand classes")

@@ -478,3 +478,30 @@ def test_another_lp_reading_the_tensor_file_finds_the_value(tmp_path: Path) -> N
     assert {"eldest_class", "dealer_class", "deals", "stand", "give", "run", "stand_se", "give_se",
             "run_se"} <= set(frame.columns)
     assert dealer_side_value(frame) == pytest.approx(doc["value"], abs=1e-6)
+
+
+def test_coarse_and_fine_on_the_same_deals() -> None:
+    from analyser.analysis.equilibrium import compare_schemes, run_equilibrium
+
+    rules = make_rules("trinidad", settings=["target=5"])
+    coarse = run_equilibrium(rules, "heuristic", 4000, 2, "coarse", resamples=30, threads=2)
+    fine = run_equilibrium(rules, "heuristic", 4000, 2, "fine", resamples=30, threads=2)
+    # the same deals: every fine class's deals add up to its coarse class's
+    by_coarse = {r["class"]: r["deals"] for r in coarse.class_rows("eldest")}
+    summed: dict[str, int] = {}
+    for r in fine.class_rows("eldest"):
+        name = r["class"].removesuffix("/side")
+        summed[name] = summed.get(name, 0) + r["deals"]
+    assert summed == by_coarse
+    cmp = compare_schemes(coarse, fine)
+    assert cmp["value"]["difference"] == pytest.approx(fine.value[0] - coarse.value[0])
+    lo, hi = cmp["value"]["difference_ci95"]
+    assert lo <= hi  # both players see more: the value may move either way
+    for role in ("eldest", "dealer"):
+        assert [r["class"] for r in cmp[role]] == [r["class"] for r in coarse.class_rows(role)]
+        for r in cmp[role]:
+            assert r["verdict"] in ("holds", "moves", "unsettled")
+            if r["verdict"] == "holds":
+                assert all(f["action"] == r["action"] for f in r["fine"])
+    with pytest.raises(ValueError, match="same deals"):
+        compare_schemes(fine, coarse)

@@ -719,6 +719,41 @@ def run_equilibrium(rules: RuleSet, play: str = "heuristic", deals: int = DEFAUL
     return result
 
 
+def compare_schemes(coarse: EquilibriumResult, fine: EquilibriumResult) -> dict[str, Any]:
+    """How much the value and the strategies move from the coarse classes to the fine ones, on the same deals
+    (two runs of one seed and size share their deals and their bootstrap's chunk draws, so the difference of
+    the values has a paired 95% CI). Per hand class and role: the coarse P and action beside the fine
+    sub-classes' (without and with a strong side suit); ``verdict``: "holds" when every fine sub-class is settled
+    on the coarse class's action, "moves" when one is settled on another, else "unsettled"."""
+    if (coarse.scheme, fine.scheme) != ("coarse", "fine") or (coarse.deals, coarse.seed) != (fine.deals, fine.seed):
+        raise ValueError("compare a coarse and a fine run of the same deals and seed")
+    diff = fine.boot.values[:, 0] - coarse.boot.values[:, 0]
+    out: dict[str, Any] = {"value": {"coarse": coarse.value[0], "fine": fine.value[0],
+                                     "difference": fine.value[0] - coarse.value[0],
+                                     "difference_ci95": [float(np.percentile(diff, 2.5)),
+                                                         float(np.percentile(diff, 97.5))]}}
+    for role in ("eldest", "dealer"):
+        key = f"p_{ROLE[role].option1}"
+        fine_rows = {r["class"]: r for r in fine.class_rows(role)}
+        rows = []
+        for r in coarse.class_rows(role):
+            subs = [fine_rows[name] for name in (r["class"], r["class"] + STRONG_SIDE) if name in fine_rows]
+            actions = {sub["action"] for sub in subs}
+            if r["action"] != "unsettled" and actions == {r["action"]}:
+                verdict = "holds"
+            elif r["action"] != "unsettled" and any(a not in (r["action"], "unsettled") for a in actions):
+                verdict = "moves"
+            else:
+                verdict = "unsettled"
+            rows.append({"class": r["class"], "deals": r["deals"], key: r[key], "ci95": r["ci95"],
+                         "action": r["action"],
+                         "fine": [{"class": sub["class"], "deals": sub["deals"], key: sub[key], "ci95": sub["ci95"],
+                                   "action": sub["action"]} for sub in subs],
+                         "verdict": verdict})
+        out[role] = rows
+    return out
+
+
 def write_run(result: EquilibriumResult, out_dir: Path) -> Path:
     """tensor.parquet/.csv, eldest.csv, dealer.csv and equilibrium.json in `out_dir`."""
     out_dir = Path(out_dir)

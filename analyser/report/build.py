@@ -28,7 +28,9 @@ import pandas as pd
 
 from .. import __version__
 from ..analysis.advice import AdviceResult, check_advice, equilibrium_claims
-from ..analysis.equilibrium import EquilibriumResult, ScoresResult, run_all_scores, run_equilibrium
+from ..analysis.equilibrium import (
+    EquilibriumResult, ScoresResult, compare_schemes, run_all_scores, run_equilibrium,
+)
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
@@ -151,6 +153,9 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
                          resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
                          executor=executor, exploit_deals=sizes.equilibrium)
+    say(f"bidding equilibrium, fine classes: the same {sizes.equilibrium:,} decision deals")
+    eq_fine = run_equilibrium(rules, policy, sizes.equilibrium, seed, "fine", resamples=EQUILIBRIUM_RESAMPLES,
+                              out_dir=out / "equilibrium-fine", threads=threads, executor=executor)
     by_score = None
     if equity is not None:
         say(f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score")
@@ -238,7 +243,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                  f"95% CI [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]" for c in claims])
     doc.table(advice_view, "Advice check", path)
 
-    _equilibrium(doc, out, eq, advice, numbers, by_score)
+    _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
     play_section(doc, out, advice, numbers, save_table)
 
     doc.heading("How strong are the simulated players?")
@@ -332,7 +337,8 @@ def exploitability_view(doc: dict[str, Any]) -> pd.DataFrame:
 
 
 def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: AdviceResult,
-                 numbers: dict[str, Any], by_score: ScoresResult | None = None) -> None:
+                 numbers: dict[str, Any], by_score: ScoresResult | None = None,
+                 fine: EquilibriumResult | None = None) -> None:
     """The bidding game's equilibrium: strategies by class with CIs, value, exploitability, advice verdicts."""
     result = eq.to_json()
     numbers["equilibrium"] = {k: result[k] for k in ("value", "value_ci95", "eldest", "dealer", "unsettled",
@@ -365,6 +371,8 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
                   "strategy (added over both sides; exactly on the tensor, 0 for the equilibrium up to the "
                   f"solver's tolerance). {how}")
     doc.table(ex_view, "Exploitability of the heuristic, the tuned tables and the equilibrium", path)
+    if fine is not None:
+        _equilibrium_fine(doc, out, eq, fine, numbers)
     if by_score is not None:
         _equilibrium_by_score(doc, out, by_score, numbers)
     claims = [c.to_json() for c in equilibrium_claims(eq, {c.id: c for c in advice.claims})]
@@ -382,6 +390,39 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
                  f"[{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]; best response: {c.get('best_response_verdict', '-')}"
                  for c in claims])
     doc.table(view, "Advice against the equilibrium", path)
+
+
+def _equilibrium_fine(doc: Document, out: Path, eq: EquilibriumResult, fine: EquilibriumResult,
+                      numbers: dict[str, Any]) -> None:
+    """Coarse against fine classes: does a conclusion change with the abstraction?"""
+    cmp = compare_schemes(eq, fine)
+    numbers["equilibrium_fine"] = cmp
+    v = cmp["value"]
+    lo, hi = v["difference_ci95"]
+    rows = []
+    for role in ("eldest", "dealer"):
+        key = f"p_{ROLE[role].option1}"
+        for r in cmp[role]:
+            rows.append({"role": role, "hand class": r["class"], "deals": r["deals"],
+                         "P (coarse)": f"{r[key]:.3f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]",
+                         "fine: no strong side": next((f"{f[key]:.3f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
+                                                       for f in r["fine"] if not f["class"].endswith("/side")), "-"),
+                         "fine: strong side": next((f"{f[key]:.3f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
+                                                    for f in r["fine"] if f["class"].endswith("/side")), "-"),
+                         "verdict": r["verdict"]})
+    view = pd.DataFrame(rows)
+    path = save_table(view, out, "equilibrium-coarse-fine")
+    counts = view["verdict"].value_counts().to_dict()
+    moved = [f"{r['role']} {r['hand class']}" for r in rows if r["verdict"] == "moves"]
+    doc.paragraph(f"Coarse against fine classes: the same game with each hand class split by a strong side suit "
+                  f"(three or more of a non-trump suit with its ace or ten; `/side`), on the same deals. The value "
+                  f"moves from {v['coarse']:+.4f} to {v['fine']:+.4f} ({v['difference']:+.4f}, paired 95% CI "
+                  f"[{lo:+.4f}, {hi:+.4f}]). Of the classes, {counts.get('holds', 0)} hold their action in both "
+                  f"sub-classes, {counts.get('moves', 0)} move"
+                  + (f" ({', '.join(moved)})" if moved else "")
+                  + f", and {counts.get('unsettled', 0)} are not settled by the sample in one scheme or the other. "
+                  "A conclusion that moves with the abstraction is not a conclusion.")
+    doc.table(view, "The equilibrium's P by hand class, coarse and fine (95% CIs)", path)
 
 
 def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: dict[str, Any]) -> None:

@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/allfours bench --against-c
 	$(BIN)/python scripts/solver_bench.py --deals 300 --big 0
 	$(BIN)/python scripts/pimc_bench.py
+	$(BIN)/python scripts/equilibrium_bench.py
 
 # The reference edition under results/ (all presets; about half an hour on 2 cores).
 report: $(STAMP)

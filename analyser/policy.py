@@ -188,6 +188,18 @@ def read_tuned(where: str) -> np.ndarray:
     return row
 
 
+def policy_label(spec: str) -> str:
+    """A policy spec as printed in titles: a run folder by its name only, not its path on this machine.
+
+    >>> policy_label("tuned:/tmp/report/strategy"), policy_label("heuristic:beg_trumps=3")
+    ('tuned:strategy', 'heuristic:beg_trumps=3')
+    """
+    name, sep, rest = spec.partition(":")
+    if name.strip().lower() in ("tuned", "equilibrium") and rest:
+        return f"{name}:{Path(rest.strip()).name}"
+    return spec
+
+
 def read_equilibrium(where: str) -> np.ndarray:
     """The tuned row of an equilibrium run: `where`/equilibrium.json (or that .json file); its tables hold
     P(beg) and P(give) per hand class (classes never sampled: -1, the heuristic's rule)."""

@@ -94,7 +94,9 @@ from ..engine.bits import rng_state
 from ..engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
 from ..engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
 from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned, tuned_row
+from ..policy import (
+    EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, policy_label, read_tuned, tuned_row,
+)
 from ..rules import R_TARGET, RuleSet
 from . import AnalysisError
 from .equity import EquityTable
@@ -966,7 +968,8 @@ def write_scores(result: ScoresResult, out_dir: Path) -> Path:
         words = ROLE[role]
         score_strategy_heatmaps(matrices, classes, out_dir / HEATMAP_FILE.format(role=role),
                                 f"P({words.option1}) at the equilibrium by score, {role}: {result.rules.preset}, "
-                                f"{result.rules.players} players, play {result.play}, {result.deals:,} deals")
+                                f"{result.rules.players} players, play {policy_label(result.play)}, "
+                                f"{result.deals:,} deals")
     (out_dir / f"{SCORES_FILE}.json").write_text(json.dumps({**result.to_json(), **meta_fields()}, indent=1)
                                                  + "\n", encoding="utf-8")
     return out_dir

@@ -35,6 +35,7 @@ from ..analysis.equity import EquityTable, build_notice, cached_table, equity_ta
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
 from ..executor import Executor
+from ..policy import policy_label
 from ..hand_text import KEY as CLASS_KEY
 from ..hand_text import class_words
 from ..rules import RuleSet
@@ -435,7 +436,7 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                               "value": c["value"]} for c in worst]}
     doc.paragraph(f"By score: the same game with the match-win probability as the payoff (from the equity table "
                   f"above), solved at every score below the target from {res.deals:,} deals, each played once and "
-                  f"scored from every score, with `{res.play}` for every later decision. Each panel is one hand "
+                  f"scored from every score, with `{policy_label(res.play)}` for every later decision. Each panel is one hand "
                   "class (the most frequent); rows are the eldest's side's score, columns the dealer's side's; "
                   "cells give the equilibrium's probability in %. The heuristic's bidding is most exploitable at "
                   + ", ".join(f"{c['score'][0]}:{c['score'][1]} ({100 * c['exploitability']['heuristic']:.2f} "

@@ -336,7 +336,7 @@ def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
     assert play.chosen is not None
     chosen = card_name(play.chosen)
     trick = int(position.state[PS_TRICK_NO]) + 1
-    base = dict(line=line, event=play.event, seat=seat, side=rules.side_of(seat), kind="card", chosen=chosen,
+    base: dict[str, Any] = dict(line=line, event=play.event, seat=seat, side=rules.side_of(seat), kind="card", chosen=chosen,
                 where=position.describe(), trick=trick)
     left = cards_left(position)
     if left > settings.max_cards:
@@ -390,7 +390,7 @@ def bid_result(sit: Situation, policy: str, equity: EquityTable | None, deals: i
 
 def judge_bid(line: int, bid: Bid, rules: RuleSet, settings: Settings, equity: EquityTable | None) -> Decision:
     assert bid.chosen is not None
-    base = dict(line=line, event=bid.event, seat=bid.seat, side=rules.side_of(bid.seat), kind="bid",
+    base: dict[str, Any] = dict(line=line, event=bid.event, seat=bid.seat, side=rules.side_of(bid.seat), kind="bid",
                 chosen=bid.chosen, where=bid.role)
     seed = int(stream(settings.seed, line, bid.event).generate_state(1)[0])
     try:

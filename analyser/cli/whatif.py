@@ -398,6 +398,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         row = f"{name:<6}{ev.mean:>+10.3f}  [{ev.ci95[0]:+.3f}, {ev.ci95[1]:+.3f}]  "
         if table is not None:
             wp = values.win_prob(j)
+            assert wp is not None  # a table gives every card its match-win probability
             lo, hi = wp.clipped_ci95(0.0, 1.0)
             row += f"{wp.mean:>12.4f}  [{lo:.4f}, {hi:.4f}]  "
         row += "best" if j == values.best_index else (f"{item['loss']:>+12.3f}  [{item['loss_ci95'][0]:+.3f}, "

@@ -727,8 +727,9 @@ def compare_schemes(coarse: EquilibriumResult, fine: EquilibriumResult) -> dict[
     the values has a paired 95% CI). Per hand class and role: the coarse P and action beside the fine
     sub-classes' (without and with a strong side suit); ``verdict``: "holds" when every fine sub-class is settled
     on the coarse class's action, "moves" when one is settled on another, else "unsettled"."""
-    if (coarse.scheme, fine.scheme) != ("coarse", "fine") or (coarse.deals, coarse.seed) != (fine.deals, fine.seed):
-        raise ValueError("compare a coarse and a fine run of the same deals and seed")
+    if ((coarse.scheme, fine.scheme) != ("coarse", "fine") or (coarse.deals, coarse.seed) != (fine.deals, fine.seed)
+            or coarse.boot.values.shape != fine.boot.values.shape):
+        raise ValueError("compare a coarse and a fine run of the same deals, seed and bootstrap resamples")
     diff = fine.boot.values[:, 0] - coarse.boot.values[:, 0]
     out: dict[str, Any] = {"value": {"coarse": coarse.value[0], "fine": fine.value[0],
                                      "difference": fine.value[0] - coarse.value[0],

@@ -67,6 +67,7 @@ TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 EQUILIBRIUM_FILE = "equilibrium.json"
+TABLES_KEY = "tables"  # pimc:tables=RUN_DIR, oracle:tables=RUN_DIR: bid by a strategy or equilibrium run's tables
 # The options of each tuned table: flag 0, flag 1.
 TUNED_CHOICES = {role.name: role.options for role in ROLES}
 
@@ -87,8 +88,12 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().replace("-", "_")
+        if eq and key == TABLES_KEY and kind in (K_ORACLE, K_PIMC):  # bid by a strategy or equilibrium run
+            row[T_BEG:T_GIVE + N_HAND_CLASSES] = read_tables(value.strip())[T_BEG:T_GIVE + N_HAND_CLASSES]
+            continue
         if not eq or key not in table:
-            raise PolicyError(f"bad policy parameter {item!r} for {name}: known are {', '.join(table)}")
+            known = [*table, *([TABLES_KEY] if kind in (K_ORACLE, K_PIMC) else [])]
+            raise PolicyError(f"bad policy parameter {item!r} for {name}: known are {', '.join(known)}")
         word = value.strip().lower()
         if word in SWITCH_WORDS:
             row[table[key][0]] = SWITCH_WORDS[word]
@@ -198,6 +203,21 @@ def policy_label(spec: str) -> str:
     if name.strip().lower() in ("tuned", "equilibrium") and rest:
         return f"{name}:{Path(rest.strip()).name}"
     return spec
+
+
+def read_tables(where: str) -> np.ndarray:
+    """The tuned row of a run folder, whichever it holds: a strategy run's tuned.json (its tables: beg or stand,
+    give or run) or an equilibrium run's equilibrium.json (its probabilities); or that .json file. The search
+    players bid by its tables with ``tables=RUN_DIR`` (``pimc:tables=runs/st``)."""
+    path = Path(where)
+    if path.suffix == ".json" and not path.is_dir():
+        return read_equilibrium(where) if path.name == EQUILIBRIUM_FILE else read_tuned(where)
+    if (path / TUNED_FILE).is_file():
+        return read_tuned(where)
+    if (path / EQUILIBRIUM_FILE).is_file():
+        return read_equilibrium(where)
+    raise PolicyError(f"tables={where}: no {TUNED_FILE} or {EQUILIBRIUM_FILE} there (write one with `allfours "
+                      "strategy --out` or `allfours equilibrium --out`)")
 
 
 def read_equilibrium(where: str) -> np.ndarray:

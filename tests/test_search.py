@@ -224,3 +224,29 @@ def test_strategy_tables_with_pimc_playing_the_cards():
     result = run_strategy(make_rules("trinidad", players=2), "pimc:worlds=2", deals=60, seed=2, rounds=1, threads=1)
     eldest = result.final("eldest")
     assert eldest["n"].sum() == 60 and set(eldest["recommend"]) <= {"stand", "beg", ""}  # "": a class never dealt
+
+
+def test_search_players_take_a_runs_tables(tmp_path):
+    import json
+
+    from analyser.engine.layout import T_BEG, T_GIVE
+    from analyser.policy import PolicyError
+
+    st = tmp_path / "st"
+    st.mkdir()
+    (st / "tuned.json").write_text(json.dumps({"format": "allfours-tuned/1", "eldest": {"T0": "beg", "T1": "stand"},
+                                               "dealer": {"T3": "give"}}))
+    kind, row = parse_policy(f"pimc:worlds=5,tables={st}")
+    _, tuned = parse_policy(f"tuned:{st}")
+    assert row[T_BEG] == 1.0 and row[T_BEG + 1] == 0.0 and row[T_BEG + 2] == -1.0  # T0 beg, T1 stand, else the rule
+    np.testing.assert_array_equal(row[T_BEG:T_GIVE + 33], tuned[T_BEG:T_GIVE + 33])
+    assert parse_policy(f"oracle:tables={st / 'tuned.json'}")[1][T_BEG] == 1.0
+    eq = tmp_path / "eq"
+    eq.mkdir()
+    (eq / "equilibrium.json").write_text(json.dumps({"format": "allfours-equilibrium/1", "classes": "coarse",
+                                                     "eldest": [{"class": "T0", "p_beg": 0.25}], "dealer": []}))
+    assert parse_policy(f"pimc:tables={eq}")[1][T_BEG] == 0.25
+    for spec, message in ((f"pimc:tables={tmp_path}", "no tuned.json or equilibrium.json"),
+                          (f"heuristic:tables={st}", "known are"), ("pimc:tablez=1", "tables")):
+        with pytest.raises(PolicyError, match=message):
+            parse_policy(spec)

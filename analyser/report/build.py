@@ -29,7 +29,7 @@ import pandas as pd
 from .. import __version__
 from ..analysis.advice import AdviceResult, check_advice, equilibrium_claims
 from ..analysis.equilibrium import (
-    EquilibriumResult, ScoresResult, compare_schemes, run_all_scores, run_equilibrium,
+    STRONG_SIDE, EquilibriumResult, ScoresResult, compare_schemes, run_all_scores, run_equilibrium,
 )
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
@@ -403,13 +403,14 @@ def _equilibrium_fine(doc: Document, out: Path, eq: EquilibriumResult, fine: Equ
     rows = []
     for role in ("eldest", "dealer"):
         key = f"p_{ROLE[role].option1}"
+
+        def p_ci(entry: dict[str, Any] | None) -> str:
+            return "-" if entry is None else f"{entry[key]:.3f} [{entry['ci95'][0]:.2f}, {entry['ci95'][1]:.2f}]"
+
         for r in cmp[role]:
-            rows.append({"role": role, "hand class": r["class"], "deals": r["deals"],
-                         "P (coarse)": f"{r[key]:.3f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]",
-                         "fine: no strong side": next((f"{f[key]:.3f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
-                                                       for f in r["fine"] if not f["class"].endswith("/side")), "-"),
-                         "fine: strong side": next((f"{f[key]:.3f} [{f['ci95'][0]:.2f}, {f['ci95'][1]:.2f}]"
-                                                    for f in r["fine"] if f["class"].endswith("/side")), "-"),
+            side = {f["class"].endswith(STRONG_SIDE): f for f in r["fine"]}
+            rows.append({"role": role, "hand class": r["class"], "deals": r["deals"], "P (coarse)": p_ci(r),
+                         "fine: no strong side": p_ci(side.get(False)), "fine: strong side": p_ci(side.get(True)),
                          "verdict": r["verdict"]})
     view = pd.DataFrame(rows)
     path = save_table(view, out, "equilibrium-coarse-fine")

@@ -429,7 +429,7 @@ def add_by_score(claims: list[Claim], rules: RuleSet, policy: str, deals: int, s
                             "deals": n})
         t = rules.target
         claim.details["by_score"] = {
-            "measure": "match-win probability", "deals": deals, "at_0_0": base,
+            "measure": "match-win probability", "deals": deals, "at_0_0": base, "threshold": BY_SCORE_MOVES,
             "p_beg": [[by_score.get((a, b)) for b in range(t)] for a in range(t)],
             "moves": checked,
             "note": "p_beg[a][b]: point estimates, the eldest's side at a, the dealer's at b; 'moves': the scores "

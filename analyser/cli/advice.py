@@ -89,7 +89,7 @@ def format_by_score(value: dict) -> list[str]:
     """A reading's by-score block: where it moves most from 0:0, each with its CI and verdict."""
     out = [f"  by score (match-win probability, {value['deals']:,} deals): P(beg) at 0:0 {value['at_0_0']:.3f}"]
     if not value["moves"]:
-        out.append("  it moves by less than 0.05 at every score")
+        out.append(f"  it moves by less than {value['threshold']} at every score")
     for m in value["moves"]:
         out.append(f"  at {m['score'][0]}:{m['score'][1]}: {m['estimate']:.3f}, 95% CI [{m['ci95'][0]:.3f}, "
                    f"{m['ci95'][1]:.3f}]: {m['verdict']}")
@@ -210,7 +210,8 @@ def check_advice(
     table = load_equity(ruleset, policy, None, threads)[0] if by_score else None
     if play_deals == 1:
         fail("--play-deals: give at least 2 deals (or 0 to skip the play tips)")
-    total = 2 * deals + eq_deals + (eq_deals * (1 + advice.BY_SCORE_CHECKS) if by_score else 0) + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0)
+    total = (2 * deals + eq_deals + (eq_deals * (1 + advice.BY_SCORE_CHECKS) if by_score else 0)
+             + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0))
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
                                   equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches,

@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
-from .bits import bit, rand_below, side_of
+from .bits import shuffle_deck, side_of
 from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
-from .decisions import copy_words, equity_of, jump_in, net_points
+from .decisions import copy_words, dealt_hand, equity_of, jump_in, net_points
 from .evaluator import strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
 from .search import is_search_kind, needs_search, new_play_buffer
@@ -48,6 +48,8 @@ MEASURE_WIN = 1
 
 # Lines, in the order they are played and stored: stand (force_beg 0), beg -> give (1, 1), beg -> run (1, 0).
 LINE_STAND, LINE_GIVE, LINE_RUN = range(3)
+LINE_FORCE_BEG = (0, 1, 1)     # by line: play_line_in's force_beg ...
+LINE_FORCE_GIVE = (-1, 1, 0)   # ... and force_give (-1: the policy decides)
 LINES = ("stand", "give", "run")
 
 # Accumulators of tensor[e, d, :].
@@ -121,11 +123,7 @@ def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure
     done = 0
     while done < n_deals and counts[BC_TRIES] < max_tries:
         counts[BC_TRIES] += 1
-        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
-            j = rand_below(deck_rng, i + 1)
-            c = deck[i]
-            deck[i] = deck[j]
-            deck[j] = c
+        shuffle_deck(deck, deck_rng)
         turnup = deck[turnup_pos]
         trump = turnup // 13
         kick = kick_points(rules[R_KICK], turnup)
@@ -135,12 +133,8 @@ def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure
         for s in range(4):  # the decisions are taken after the kick is scored
             seen[s] = scores[s]
         seen[dside] += kick
-        eldest_hand = np.uint64(0)
-        for p in range(HAND_SIZE):
-            eldest_hand |= bit(deck[p])
-        dealer_hand = np.uint64(0)
-        for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
-            dealer_hand |= bit(deck[p])
+        eldest_hand = dealt_hand(deck, 0)
+        dealer_hand = dealt_hand(deck, n - 1)
         e = bid_class(scheme, eldest_hand, trump)
         d = bid_class(scheme, dealer_hand, trump)
         ref_beg = decide_beg(ref_kind, ref_params, eldest_hand, turnup, eldest, dealer, seen, rules, ref_rng)
@@ -154,10 +148,8 @@ def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure
             copy_words(dr, deal_deck_rng)
             copy_words(r, deal_rng)
             copy_words(sc, scores)
-            force_beg = 0 if line == LINE_STAND else 1
-            force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
-            play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
-                         pts, work, state)
+            play_line_in(rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line], kinds, params,
+                         dr, r, ev, info, pts, work, state)
             if measure == MEASURE_WIN:
                 w = info[I_WINNER]
                 if w >= 0:
@@ -280,20 +272,12 @@ def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equ
     r = streams[3]
     tmp = streams[4]
     for _ in range(n_deals):
-        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
-            j = rand_below(deck_rng, i + 1)
-            c = deck[i]
-            deck[i] = deck[j]
-            deck[j] = c
+        shuffle_deck(deck, deck_rng)
         turnup = deck[turnup_pos]
         trump = turnup // 13
         kick = kick_points(rules[R_KICK], turnup)
-        eldest_hand = np.uint64(0)
-        for p in range(HAND_SIZE):
-            eldest_hand |= bit(deck[p])
-        dealer_hand = np.uint64(0)
-        for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
-            dealer_hand |= bit(deck[p])
+        eldest_hand = dealt_hand(deck, 0)
+        dealer_hand = dealt_hand(deck, n - 1)
         e = bid_class(scheme, eldest_hand, trump)
         d = bid_class(scheme, dealer_hand, trump)
         for s in range(4):
@@ -315,10 +299,8 @@ def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equ
             copy_words(dr, deal_deck_rng)
             copy_words(r, deal_rng)
             sc[:] = 0
-            force_beg = 0 if line == LINE_STAND else 1
-            force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
-            play_line_in(open_rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r, ev, info,
-                         pts, work, state)
+            play_line_in(open_rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line], kinds,
+                         params, dr, r, ev, info, pts, work, state)
             n_awards[line] = record_awards(pts, eside, dside, awards[line])
             redealt[line] = info[I_DEALS] > 1
         for a in range(target):
@@ -338,10 +320,8 @@ def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equ
                         sc[:] = 0
                         sc[eside] = a
                         sc[dside] = b
-                        force_beg = 0 if line == LINE_STAND else 1
-                        force_give = -1 if line == LINE_STAND else (1 if line == LINE_GIVE else 0)
-                        play_line_in(rules, dealer, sc, line_deck, 52, force_beg, force_give, kinds, params, dr, r,
-                                     ev, info, pts, work, state)
+                        play_line_in(rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line],
+                                     kinds, params, dr, r, ev, info, pts, work, state)
                         w = info[I_WINNER]
                         if w >= 0:
                             values[line] = 1.0 if w == eside else 0.0
@@ -426,3 +406,4 @@ def cfr_plus(stand, give, run, d_give, d_run, iterations, checkpoints, b_hist, g
             k += 1
     b_now[:] = b
     g_now[:] = g
+

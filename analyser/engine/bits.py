@@ -164,6 +164,16 @@ def rand_below(s, n):
 
 
 @njit(cache=True, _nrt=False)
+def shuffle_deck(deck, s):
+    """Shuffle the 52 positions of `deck` in place (Fisher-Yates: any order in, a uniform order out)."""
+    for i in range(51, 0, -1):
+        j = rand_below(s, i + 1)
+        c = deck[i]
+        deck[i] = deck[j]
+        deck[j] = c
+
+
+@njit(cache=True, _nrt=False)
 def rand_unit(s):
     """Uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

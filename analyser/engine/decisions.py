@@ -18,7 +18,7 @@ from numba import njit
 
 from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
-    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below,
+    RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below, shuffle_deck,
 )
 from .deal import HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit, strong_side_suit
@@ -79,7 +79,7 @@ def conditioned_deck(known, rest, deck_rng, pool, deck):
             k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dealt_hand(deck, k):
     """Mask of the k-th hand dealt (seat (dealer + 1 + k) % n): deck[6k : 6k + 6]."""
     h = np.uint64(0)
@@ -406,11 +406,7 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
     done = 0
     while done < n_deals and counts[CT_TRIES] < max_tries:
         counts[CT_TRIES] += 1
-        for i in range(51, 0, -1):  # Fisher-Yates: any order in, a uniform order out
-            j = rand_below(deck_rng, i + 1)
-            c = deck[i]
-            deck[i] = deck[j]
-            deck[j] = c
+        shuffle_deck(deck, deck_rng)
         turnup = deck[turnup_pos]
         kick = kick_points(rules[R_KICK], turnup)
         if scores[dside] + kick >= target:
@@ -420,17 +416,13 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
         for s in range(4):
             seen[s] = scores[s]
         seen[dside] += kick
-        eldest_hand = np.uint64(0)
-        for p in range(HAND_SIZE):
-            eldest_hand |= bit(deck[p])
+        eldest_hand = dealt_hand(deck, 0)
         if role == ROLE_DEALER:
             if not decide_beg(kinds[eldest], params[eldest], eldest_hand, turnup, eldest, dealer, seen, rules,
                               beg_rng):
                 counts[CT_NO_BEG] += 1
                 continue
-            hand = np.uint64(0)
-            for p in range(HAND_SIZE * (n - 1), HAND_SIZE * n):
-                hand |= bit(deck[p])
+            hand = dealt_hand(deck, n - 1)
             policy_b = decide_give(kinds[dealer], params[dealer], hand, turnup, dealer, dealer, seen, rules, beg_rng)
         else:
             hand = eldest_hand

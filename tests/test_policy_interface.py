@@ -63,3 +63,21 @@ def test_an_unknown_kind_raises_instead_of_playing_random():
     for call in calls:
         with pytest.raises(ValueError, match="unknown policy kind"):
             call()
+
+
+def test_a_forced_card_is_played_drawing_nothing_by_every_plain_player():
+    # The plain trick loop (engine/playout.py) plays a forced card without calling the policy:
+    # that is only the same game if every non-random player that does not search plays it so.
+    from analyser.engine.search import is_search_kind
+
+    rules = make_rules("trinidad").as_array()
+    state = np.zeros(N_STATE, dtype=np.int64)
+    for kind, name in enumerate(POLICY_KINDS):
+        if name == "random" or is_search_kind(kind):
+            continue
+        params = parse_policy(name)[1] if name != "tuned" else parse_policy("heuristic")[1]
+        for card in (0, 22, 51):
+            rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+            got = policies.choose_card_plain(kind, params, state, np.uint64(1 << card), rules, rng)
+            assert got == card, name
+            assert rng.tolist() == [1, 2, 3, 4], f"{name} drew a random number for a forced card"

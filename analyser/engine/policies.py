@@ -32,7 +32,10 @@ Adding a policy, the checklist:
    a policy may reuse another's for some decisions, as ``tuned`` does.
 3. Here: one branch for ``K_NAME`` in each of ``decide_beg``, ``decide_give``, ``decide_bunch``,
    ``choose_discard`` and ``choose_card_plain`` (or, for a player that searches and needs the play
-   buffer's work area, in ``choose_card`` and ``search.SEARCH_KINDS``/``is_search_kind``).
+   buffer's work area, in ``choose_card`` and ``search.SEARCH_KINDS``/``is_search_kind``). The
+   trick loop of the players that do not search plays a forced card (one legal card) itself,
+   without calling ``choose_card_plain``: such a player must play it drawing nothing, as
+   ``heuristic`` and ``tuned`` do (``random`` draws, and keeps its own branch in the loop).
 4. ``policy.py``: its named parameters and defaults in ``PARAMS_BY_KIND`` (and, if its spec
    names a file as ``tuned:RUN_DIR`` does, the reading of it in ``parse_policy``).
 5. Tests: ``tests/test_policy_interface.py`` checks 1, 3 and 4 for every kind by itself;

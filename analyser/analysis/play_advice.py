@@ -51,7 +51,7 @@ import numpy as np
 
 from ..engine.bits import rng_state
 from ..engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED
-from ..engine.search import play_buffer_for
+from ..engine.search import PIMC_WORLDS, play_buffer_for
 from ..engine.tipcheck import (
     N_TD_COLS, N_TM_COLS, N_TO_COLS, TD_CHANGED, TD_NET_OFF, TD_NET_ON, TM_DEALS, TM_UNFINISHED, TM_WINS,
     TO_FOLLOWED, TO_SITUATIONS, observe_tips, tip_deals, tip_matches,
@@ -75,8 +75,8 @@ SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whos
 # seeing the other hands, the pimc search player (engine/search.py). It is slow (about a hundred card decisions a
 # second), so it is watched on fewer deals than the tips are measured on (observe_deals).
 OBSERVER = "pimc"
-OBSERVER_NOTE = ("pimc, the strongest fair card player the engine has (it plays the heuristic's card while more than "
-                 "24 cards are left in the hands, as after runs in trinidad)")
+OBSERVER_NOTE = (f"pimc ({PIMC_WORLDS} worlds a card decision), the strongest fair card player the engine has (it "
+                 "plays the heuristic's card while more than 24 cards are left in the hands, as after runs in trinidad)")
 OBSERVE_MAX_DEALS = 200
 
 

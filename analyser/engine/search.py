@@ -60,7 +60,7 @@ from .state import copy_state
 from .tips import tip_allowed
 
 SEARCH_KINDS = (K_ORACLE, K_PIMC)
-PIMC_WORLDS = 20        # default worlds per decision
+PIMC_WORLDS = 40        # default worlds per decision (20 won 53.4% of matches against the heuristic, 40 55.9%)
 SEARCH_MAX_CARDS = 24   # default: search once at most this many cards are left in the hands
 REJECT_TRIES = 64
 SEARCH_TT_BITS = 16     # 65536 table entries (2 MiB): ample for the positions searched

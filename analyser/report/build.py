@@ -34,6 +34,7 @@ from ..analysis.equilibrium import (
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
+from ..engine.search import PIMC_WORLDS
 from ..executor import Executor
 from ..policy import policy_label
 from ..hand_text import KEY as CLASS_KEY
@@ -255,7 +256,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                                               f"{rules.players} players")
         doc.paragraph("Every conclusion above assumes these players. `heuristic` plays by the named rules of "
                       "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' "
-                      "stand/beg and give/run choices. `pimc` samples worlds of the cards it has not seen "
+                      f"stand/beg and give/run choices. `pimc` samples {PIMC_WORLDS} worlds of the cards it has not seen "
                       "(consistent with the play and the voids shown), solves each with every hand open and plays "
                       "the best mean; `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of "
                       "card play). Both bid as the heuristic does and play its card while more than 24 cards are "

@@ -41,7 +41,7 @@ from .engine.layout import (
     K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
     X_MAX_CARDS, X_WORLDS,
 )
-from .engine.search import PIMC_WORLDS, SEARCH_MAX_CARDS
+from .engine.search import PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
 
 
 class PolicyError(AllFoursError):
@@ -85,14 +85,15 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
     kind = POLICY_KINDS.index(name)
     table = PARAMS_BY_KIND[kind]
     row = default_row(kind)
+    takes_tables = kind in SEARCH_KINDS  # the search players bid by a strategy or equilibrium run: tables=RUN_DIR
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().replace("-", "_")
-        if eq and key == TABLES_KEY and kind in (K_ORACLE, K_PIMC):  # bid by a strategy or equilibrium run
+        if eq and key == TABLES_KEY and takes_tables:
             row[T_BEG:T_GIVE + N_HAND_CLASSES] = read_tables(value.strip())[T_BEG:T_GIVE + N_HAND_CLASSES]
             continue
         if not eq or key not in table:
-            known = [*table, *([TABLES_KEY] if kind in (K_ORACLE, K_PIMC) else [])]
+            known = [*table, *([TABLES_KEY] if takes_tables else [])]
             raise PolicyError(f"bad policy parameter {item!r} for {name}: known are {', '.join(known)}")
         word = value.strip().lower()
         if word in SWITCH_WORDS:

@@ -401,18 +401,17 @@ def _equilibrium_fine(doc: Document, out: Path, eq: EquilibriumResult, fine: Equ
     numbers["equilibrium_fine"] = cmp
     v = cmp["value"]
     lo, hi = v["difference_ci95"]
+    def p_ci(entry: dict[str, Any] | None, key: str) -> str:
+        return "-" if entry is None else f"{entry[key]:.3f} [{entry['ci95'][0]:.2f}, {entry['ci95'][1]:.2f}]"
+
     rows = []
     for role in ("eldest", "dealer"):
         key = f"p_{ROLE[role].option1}"
-
-        def p_ci(entry: dict[str, Any] | None) -> str:
-            return "-" if entry is None else f"{entry[key]:.3f} [{entry['ci95'][0]:.2f}, {entry['ci95'][1]:.2f}]"
-
         for r in cmp[role]:
             side = {f["class"].endswith(STRONG_SIDE): f for f in r["fine"]}
-            rows.append({"role": role, "hand class": r["class"], "deals": r["deals"], "P (coarse)": p_ci(r),
-                         "fine: no strong side": p_ci(side.get(False)), "fine: strong side": p_ci(side.get(True)),
-                         "verdict": r["verdict"]})
+            rows.append({"role": role, "hand class": r["class"], "deals": r["deals"], "P (coarse)": p_ci(r, key),
+                         "fine: no strong side": p_ci(side.get(False), key),
+                         "fine: strong side": p_ci(side.get(True), key), "verdict": r["verdict"]})
     view = pd.DataFrame(rows)
     path = save_table(view, out, "equilibrium-coarse-fine")
     counts = view["verdict"].value_counts().to_dict()

@@ -39,9 +39,9 @@ from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
 from .engine.layout import (
     K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
-    X_MAX_CARDS, X_WORLDS,
+    X_DOUBT, X_MAX_CARDS, X_TRIES, X_WORLDS,
 )
-from .engine.search import PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
+from .engine.search import PIMC_DOUBT, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
 
 
 class PolicyError(AllFoursError):
@@ -55,7 +55,8 @@ RANDOM_PARAMS: dict[str, tuple[int, float]] = {"beg": (P_BEG, 0.5), "give": (P_G
 HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
 # The search players (engine/search.py) bid and discard as the heuristic does, with its parameters.
 ORACLE_PARAMS: dict[str, tuple[int, float]] = {**HEURISTIC_PARAMS, "max_cards": (X_MAX_CARDS, float(SEARCH_MAX_CARDS))}
-PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "worlds": (X_WORLDS, float(PIMC_WORLDS))}
+PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "worlds": (X_WORLDS, float(PIMC_WORLDS)),
+                                              "doubt": (X_DOUBT, PIMC_DOUBT), "tries": (X_TRIES, float(PIMC_TRIES))}
 # The tuned policy shares the heuristic's named parameters; its tables come from tuned.json.
 PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
     K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS,

@@ -6,8 +6,10 @@ Each deal is dealt at random (6 cards each, a random trump, trinidad rules) and 
 to the end by the heuristic; at every card decision with more than one legal card the
 search player (`--policy`, default `pimc` with its default worlds; `oracle` too) is
 asked for its card, and that call is timed (compilation excluded: one decision first).
-Forced plays (one legal card) cost nothing and are not counted. Target (issue 13): pimc
-with its default worlds at least 20 card decisions per second per core.
+Forced plays (one legal card) cost nothing and are not counted. The order of play is
+recorded as the trick loop records it, so pimc infers from the others' cards as in a
+game (`--policy pimc:doubt=1` infers nothing). Target (issue 13): pimc with its default
+worlds at least 20 card decisions per second per core.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 from analyser.engine.layout import PS_TO_PLAY
 from analyser.engine.policies import choose_card
-from analyser.engine.search import new_play_buffer
+from analyser.engine.search import new_play_buffer, record_play, start_history
 from analyser.engine.state import apply, init_state, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
@@ -37,6 +39,7 @@ def deal_state(rules_array: np.ndarray, players: int, rng: np.random.Generator) 
     turnup = int(pack[6 * players])
     state = new_play_buffer(True)
     init_state(state, rules_array, hands, turnup // 13, turnup, players - 1, np.zeros(4, dtype=np.int64))
+    start_history(state)
     return state
 
 
@@ -58,6 +61,7 @@ def measure(policy: str, players: int, deals: int, seed: int) -> dict[str, float
                 choose_card(kind, params, state, mask, rules, choice)
                 seconds.append(time.perf_counter() - start)
             card = choose_card(hkind, hparams, state, mask, rules, choice)
+            record_play(state, card)
             apply(state, card)
             assert state[PS_TO_PLAY] >= 0
     ms = np.array(seconds) * 1e3

@@ -1,7 +1,7 @@
 """Sensitivity of the strategy tables to the card player: heuristic play against pimc play, same deals.
 
     .venv/bin/python scripts/sensitivity.py [--rules trinidad] [--players 4] [--deals 1500] [--worlds 10]
-                                             [--seed 1] [--out results/sensitivity]
+                                             [--doubt D] [--seed 1] [--out results/sensitivity]
 
 Every conclusion of the analyser assumes its card player. This recomputes the eldest's
 and the dealer's strategy tables (two best-response rounds of ``allfours strategy``:
@@ -91,12 +91,14 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=1500, help="paired decision deals per round")
     parser.add_argument("--worlds", type=int, default=10, help="pimc's worlds per card decision")
+    parser.add_argument("--doubt", type=float, default=None,
+                        help="pimc's doubt (default: pimc's own; 1 infers nothing from the others' choices)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=Path("results/sensitivity"))
     opts = parser.parse_args()
     rules = make_rules(opts.rules, players=opts.players)
-    pimc = f"pimc:worlds={opts.worlds}"
+    pimc = f"pimc:worlds={opts.worlds}" + (f",doubt={opts.doubt:g}" if opts.doubt is not None else "")
     start = time.perf_counter()
     heuristic = run_strategy(rules, "heuristic", deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)
     searched = run_strategy(rules, pimc, deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)

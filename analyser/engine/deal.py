@@ -14,7 +14,7 @@ from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
 from .bits import RANK_JACK, bit, popcount, rand_below, side_of
-from .search import needs_search, new_play_buffer
+from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
     I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
@@ -147,6 +147,8 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         ran = False
         void = False
         if not beg:
+            # What pimc may infer from the bidding (search.record_bid): nothing from a forced decision.
+            record_bid(state, BID_UNKNOWN if first and force_beg >= 0 else BID_STOOD, turnup, scores)
             emit(ev, info, E_STAND, eldest, 0, 0)
         else:
             info[I_BEGS] += 1
@@ -157,6 +159,8 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                 give = decide_give(kinds[dealer], params[dealer], hands[dealer], turnup, dealer, dealer, scores, rules, rng)
             if first:
                 info[I_FIRST_GIVE] = 1 if give else 0
+            forced = first and (force_beg >= 0 or force_give >= 0)
+            record_bid(state, BID_GIVEN if give and not forced else BID_UNKNOWN, turnup, scores)  # a run: unknown
             if give:
                 info[I_GIVES] += 1
                 emit(ev, info, E_GIVE, dealer, 0, 0)

@@ -163,3 +163,5 @@ H_TIP_RUN_STRONG_SIDE = 17  # the dealer runs when strong in a side suit ("recha
 # Search players (oracle, pimc): slots 20..23; their bidding is the heuristic's (slots 0..12).
 X_WORLDS = 20       # pimc: worlds sampled per card decision
 X_MAX_CARDS = 21    # search only when at most this many cards are left in the hands; the heuristic's card before
+X_DOUBT = 22        # pimc: a world's weight for each opponent's card the heuristic would not have played there (1: none)
+X_TRIES = 23        # pimc, inferring: worlds drawn at most per world kept

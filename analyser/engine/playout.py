@@ -16,7 +16,7 @@ from .layout import (
     PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOID_TRUMP,
 )
 from .policies import choose_card, choose_card_plain
-from .search import needs_search
+from .search import needs_search, record_play, start_history
 from .state import emit, legal_mask, new_trick, step
 
 
@@ -56,6 +56,8 @@ def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
     top = state[PS_TOP_TRUMP]
     trick = state[PS_TRICK_MASK]
     left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
+    if search:
+        start_history(state)  # the order of play, which pimc reads the others' hands from
     for _ in range(left):
         mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
         if dispatch and kinds[seat] != K_RANDOM:
@@ -67,6 +69,8 @@ def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
                 card = choose_card_plain(kinds[seat], params[seat], state, mask, rules, rng)
         else:
             card = random_card(rng, mask)
+        if search:
+            record_play(state, card)
         emit(ev, info, E_PLAY, seat, card, 0)
         winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
                                                              best_seat, top, trick, dispatch)

@@ -29,11 +29,25 @@ suit (and, under ``void_play = trump``, by not trumping), and how many cards eac
 seat still holds. A world deals the cards it has not seen to the other seats'
 hands, as many as each holds, none of a suit the seat has shown it lacks; the cards
 left over are the stock (not in play). It does not use, so a world may deal: the
-turn-ups of earlier runs and its own discards (both out of play, and seen by it),
-nor the beg or give as a hint about a hand. Worlds are drawn uniformly among the
-consistent deals by rejection (deal the unseen cards at random, keep the deal if no
-seat holds a suit it has shown void); after ``REJECT_TRIES`` failures a world is
-dealt seat by seat, the most constrained first (consistent, not exactly uniform).
+turn-ups of earlier runs and its own discards (both out of play, and seen by it).
+Worlds are drawn uniformly among the consistent deals by rejection (deal the unseen
+cards at random, keep the deal if no seat holds a suit it has shown void); after
+``REJECT_TRIES`` failures a world is dealt seat by seat, the most constrained first
+(consistent, not exactly uniform).
+
+**What pimc infers** (``doubt`` < 1, the default 0.1). The others' choices say more
+about their hands than their voids: pimc models every other seat as playing by its
+own rules (its parameter row: the heuristic's rules, and its tables for the bidding)
+and weighs a world by ``doubt ** m``, m the number of choices the model would not have
+made holding that world's hands (``mismatches``): each card an opponent played (a
+partner's cards are not counted: a partner that searches does not play the
+heuristic's), and the eldest's stand or beg and the dealer's gift when no run dealt
+more cards (``record_bid``; a beg answered by a run, or a decision a study forced,
+says nothing). Worlds are drawn by rejection against that weight (``sample_likely``);
+after ``tries`` draws with none kept, the likeliest drawn. Against the heuristic the
+model is exact (``doubt`` = 0 would believe it entirely); a ``doubt`` of 1 infers
+nothing. The order of play it needs is recorded by the trick loop (``record_play``);
+a position built any other way (``allfours solve``, a log's cut) infers nothing.
 
 **Work area.** The solver needs memory (a state and a move list per ply, the
 transposition table); kernels here run without numba's runtime and allocate
@@ -49,18 +63,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import U1, bit, lowest_card, popcount, rand_below, suit_mask
+from .bits import U1, bit, lowest_card, popcount, rand_below, rand_unit, side_of, suit_mask
 from .heuristic import heuristic_card
 from .layout import (
-    K_ORACLE, K_PIMC, N_STATE, PS_HAND, PS_IN_PLAY, PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK,
-    PS_TRUMP, PS_TURNUP, PS_VOIDS, X_MAX_CARDS, X_WORLDS,
+    K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_PLAYED, PS_PLAYERS,
+    PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOIDS, X_DOUBT, X_MAX_CARDS, X_TRIES, X_WORLDS,
 )
 from .solver import MAX_PLIES, MOVE_SLOTS, N_CTX, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
-from .state import copy_state
+from .state import apply, copy_state, legal, new_trick
+from .tuned import tuned_beg, tuned_give
 from .tips import tip_allowed
 
 SEARCH_KINDS = (K_ORACLE, K_PIMC)
 PIMC_WORLDS = 40        # default worlds per decision (20 won 53.4% of matches against the heuristic, 40 55.9%)
+PIMC_DOUBT = 0.1        # default weight of a world per opponent's card the heuristic would not have played in it
+# The bidding before play, as pimc infers from it (record_bid): nothing to infer (runs dealt more
+# cards, or a decision was forced by a study; a new buffer's zero), the eldest stood, the eldest begged
+# and the dealer gave one.
+BID_UNKNOWN, BID_STOOD, BID_GIVEN = 0, 1, 2
+PIMC_TRIES = 50         # default worlds drawn at most per world kept, when inferring (then the likeliest drawn)
 SEARCH_MAX_CARDS = 24   # default: search once at most this many cards are left in the hands
 REJECT_TRIES = 64
 SEARCH_TT_BITS = 16     # 65536 table entries (2 MiB): ample for the positions searched
@@ -73,10 +94,19 @@ SB_CTX = SB_FRAMES + (MAX_PLIES + 1) * N_FRAME       # N_CTX
 SB_VALUES = SB_CTX + N_CTX                           # 52: a world's card values
 SB_SUMS = SB_VALUES + 52                             # 52: their sums over the worlds
 SB_WORLD = SB_SUMS + 52                              # N_STATE: the world being solved
-SB_TT = SB_WORLD + N_STATE                           # the table, 2**SEARCH_TT_BITS x TT_WORDS
+SB_HIST_N = SB_WORLD + N_STATE                       # 1: cards recorded in SB_HIST
+SB_HIST = SB_HIST_N + 1                              # 52: the deal's cards in the order played (record_play)
+SB_REPLAY = SB_HIST + 52                             # N_STATE: what everyone saw as play started (inference)
+SB_SCRATCH = SB_REPLAY + N_STATE                     # N_STATE: that position replayed in a world
+SB_BEST = SB_SCRATCH + N_STATE                       # N_STATE: the likeliest world drawn so far
+SB_BID = SB_BEST + N_STATE                           # 1: the bidding before play (record_bid: BID_*)
+SB_BID_TURNUP = SB_BID + 1                           # 1: the turn-up it saw
+SB_BID_SCORES = SB_BID_TURNUP + 1                    # 4: the scores it saw
+SB_TT = SB_BID_SCORES + 4                            # the table, 2**SEARCH_TT_BITS x TT_WORDS
 SB_END = SB_TT + (1 << SEARCH_TT_BITS) * TT_WORDS
 SEARCH_WORDS = SB_END - N_STATE
 ALL_CARDS = np.uint64((1 << 52) - 1)
+NO_MODEL = np.zeros(1, dtype=np.float64)  # the model parameters of a search that infers nothing
 
 
 @njit(cache=True, _nrt=False)
@@ -200,6 +230,145 @@ def sample_world(state, seat, rng, world):
     return exact
 
 
+# --- inference from the others' cards ------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def start_history(buf):
+    """The trick loop, starting: a deal with no card played yet starts an empty record."""
+    if buf.shape[0] >= SB_END and (np.uint64(buf[PS_PLAYED]) | np.uint64(buf[PS_TRICK_MASK])) == 0:
+        buf[SB_HIST_N] = 0
+
+
+@njit(cache=True, _nrt=False)
+def record_play(buf, card):
+    """The trick loop, before a card is played: add it to the deal's record (search players' buffers only)."""
+    if buf.shape[0] >= SB_END:
+        k = buf[SB_HIST_N]
+        if 0 <= k < 52:
+            buf[SB_HIST + k] = card
+            buf[SB_HIST_N] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def record_bid(buf, bid, turnup, scores):
+    """The deal, before play: how the eldest and dealer bid (BID_*), on which turn-up and scores."""
+    if buf.shape[0] >= SB_END:
+        buf[SB_BID] = bid
+        buf[SB_BID_TURNUP] = turnup
+        for s in range(4):
+            buf[SB_BID_SCORES + s] = scores[s] if s < scores.shape[0] else 0
+
+
+@njit(cache=True, _nrt=False)
+def bid_mismatches(buf, world, seat, params, rules, rng):
+    """The others' bids (BID_STOOD, BID_GIVEN) that pimc's own bidding (``params``: the heuristic's rules or
+    its tables) would not have made holding the hands `world` deals them (6 cards, as dealt: no run)."""
+    bid = buf[SB_BID]
+    if bid == BID_UNKNOWN:
+        return 0
+    n = buf[PS_PLAYERS]
+    dealer = buf[PS_DEALER]
+    eldest = (dealer + 1) % n
+    turnup = buf[SB_BID_TURNUP]
+    scores = buf[SB_BID_SCORES:SB_BID_SCORES + 4]
+    count = 0
+    if eldest != seat and tuned_beg(params, np.uint64(world[PS_START + eldest]), turnup, eldest, dealer, scores,
+                                    rules, rng) != (bid == BID_GIVEN):
+        count += 1
+    if bid == BID_GIVEN and dealer != seat and not tuned_give(params, np.uint64(world[PS_START + dealer]), turnup,
+                                                               dealer, dealer, scores, rules, rng):
+        count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def history_ok(buf):
+    """True if the record holds exactly the cards played so far (a position built some other way has none)."""
+    k = buf[SB_HIST_N]
+    played = np.uint64(buf[PS_PLAYED]) | np.uint64(buf[PS_TRICK_MASK])
+    if k != popcount(played):
+        return False
+    seen = np.uint64(0)
+    for i in range(k):
+        seen |= bit(buf[SB_HIST + i])
+    return seen == played
+
+
+@njit(cache=True, _nrt=False)
+def start_replay(buf):
+    """SB_REPLAY: the position as play started, each hand holding only the cards its seat has played
+    since (what everyone has seen); a world adds its hidden cards to it (``mismatches``)."""
+    rep = buf[SB_REPLAY:SB_SCRATCH]
+    copy_state(rep, buf)
+    n = buf[PS_PLAYERS]
+    for s in range(4):
+        shown = np.int64(np.uint64(buf[PS_START + s]) & ~np.uint64(buf[PS_HAND + s])) if s < n else 0
+        rep[PS_HAND + s] = shown
+        rep[PS_START + s] = shown
+        rep[PS_CAPTURED + s] = 0
+        rep[PS_VOIDS + s] = 0
+    new_trick(rep, (buf[PS_DEALER] + 1) % n)
+    rep[PS_TRICK_NO] = 0
+    rep[PS_PLAYED] = 0
+    rep[PS_JACK_CAPTOR] = -1
+
+
+@njit(cache=True, _nrt=False)
+def mismatches(buf, world, seat, params, rules, rng, cap):
+    """How many of the opponents' cards so far the heuristic (with `params`) would not have played,
+    holding the hand `world` gives it (counting stops at `cap`). Needs ``start_replay`` first."""
+    rep = buf[SB_SCRATCH:SB_BEST]
+    copy_state(rep, buf[SB_REPLAY:SB_SCRATCH])
+    n = buf[PS_PLAYERS]
+    side = side_of(seat, n)
+    count = bid_mismatches(buf, world, seat, params, rules, rng)
+    if count >= cap:
+        return count
+    for i in range(buf[SB_HIST_N]):
+        card = buf[SB_HIST + i]
+        mover = rep[PS_TO_PLAY]
+        if side_of(mover, n) != side:
+            later = rep[PS_HAND + mover]  # the cards it plays from here on
+            rep[PS_HAND + mover] = later | world[PS_HAND + mover]
+            options = legal(rep)
+            if (options & bit(card)) == 0:
+                count += 1
+            elif options & (options - U1):
+                if heuristic_card(params, rep, options, rules, rng) != card:
+                    count += 1
+            rep[PS_HAND + mover] = later
+            if count >= cap:
+                return count
+        apply(rep, card)
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def sample_likely(state, seat, params, rules, rng, world):
+    """``sample_world`` weighted by the opponents' cards: a world drawn keeps weight ``doubt ** m``,
+    m its ``mismatches`` (rejection: kept if a uniform draw is below it). After ``tries`` draws
+    without one kept, the drawn world of fewest mismatches."""
+    doubt = params[X_DOUBT]
+    best = 1 << 30
+    for _ in range(max(1, np.int64(params[X_TRIES]))):
+        sample_world(state, seat, rng, world)
+        u = rand_unit(rng)
+        # Kept if doubt ** m > u, i.e. m < log(u) / log(doubt); m = 0 is always kept.
+        allowed = 1
+        w = doubt
+        while w > u and allowed < 64:
+            allowed += 1
+            w *= doubt
+        m = mismatches(state, world, seat, params, rules, rng, max(allowed, best))
+        if m < allowed:
+            return
+        if m < best:
+            best = m
+            copy_state(state[SB_BEST:SB_TT], world)
+    copy_state(world, state[SB_BEST:SB_TT])
+
+
 # --- the players -----------------------------------------------------------------------------
 
 
@@ -225,17 +394,28 @@ def world_values(state, rules, worlds, rng, out):
     """out[w, card] = each legal card's value for the mover's side in world w (NO_VALUE: not legal),
     for `worlds` worlds sampled for the seat to move (worlds = 0: the true position, in row 0).
     `state` is a play buffer with the search area; `out` has at least max(worlds, 1) rows
-    (0 rows: only the sums, kept in the buffer's SB_SUMS words)."""
+    (0 rows: only the sums, kept in the buffer's SB_SUMS words). Worlds are drawn uniformly
+    (``sample_world``); ``pimc_values`` also weighs them by the opponents' cards."""
+    solve_worlds(state, rules, worlds, rng, out, NO_MODEL, False)
+
+
+@njit(cache=True, _nrt=False)
+def solve_worlds(state, rules, worlds, rng, out, params, infer):
+    """``world_values``; with `infer`, the worlds drawn by ``sample_likely`` with the model `params`."""
     if state.shape[0] < SB_END:
         raise ValueError("a search player needs a play buffer with the search area (search.new_play_buffer)")
     states, moves, frames, tt, ctx, values = _solver_views(state)
-    world = state[SB_WORLD:SB_TT]
+    world = state[SB_WORLD:SB_HIST_N]
     sums = state[SB_SUMS:SB_WORLD]
     seat = state[PS_TO_PLAY]
     for c in range(52):
         sums[c] = 0
+    if infer:
+        start_replay(state)
     for w in range(max(worlds, 1)):
-        if worlds > 0:
+        if worlds > 0 and infer:
+            sample_likely(state, seat, params, rules, rng, world)
+        elif worlds > 0:
             sample_world(state, seat, rng, world)
         else:
             copy_state(world, state)
@@ -264,7 +444,8 @@ def search_card(kind, params, state, legal, rules, rng):
     if legal & (legal - U1) == 0 or cards_in_hands(state) > params[X_MAX_CARDS]:
         return h
     worlds = 0 if kind == K_ORACLE else max(1, np.int64(params[X_WORLDS]))
-    world_values(state, rules, worlds, rng, state[SB_TT:SB_TT].reshape((0, 52)))
+    infer = worlds > 0 and params[X_DOUBT] < 1.0 and history_ok(state)
+    solve_worlds(state, rules, worlds, rng, state[SB_TT:SB_TT].reshape((0, 52)), params, infer)
     sums = state[SB_SUMS:SB_WORLD]
     best = sums[h]
     pick = h

@@ -3,9 +3,9 @@ or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
 
 ``oracle`` plays the open-hand solver's best card seeing every hand (it cheats: the
 ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
-not seen and plays the best mean (``pimc:worlds=40``). Both play the heuristic's card
-while more than ``max_cards`` cards are left in the hands, and bid as it does
-(engine/search.py).
+not seen and plays the best mean (``pimc:worlds=80``; ``pimc:doubt=1`` infers nothing
+from the others' bids and cards). Both play the heuristic's card while more than
+``max_cards`` cards are left in the hands, and bid as it does (engine/search.py).
 
 A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 (the eldest always stands). The kernels see an int kind and a float64 row per seat.

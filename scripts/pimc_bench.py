@@ -74,7 +74,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    parser.add_argument("--policy", default="pimc", help="a search player's spec: pimc, pimc:worlds=40, oracle")
+    parser.add_argument("--policy", default="pimc", help="a search player's spec: pimc, pimc:worlds=40, pimc:doubt=1, oracle")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     opts = parser.parse_args()

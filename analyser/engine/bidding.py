@@ -406,4 +406,3 @@ def cfr_plus(stand, give, run, d_give, d_run, iterations, checkpoints, b_hist, g
             k += 1
     b_now[:] = b
     g_now[:] = g
-

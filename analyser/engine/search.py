@@ -232,7 +232,7 @@ def sample_world(state, seat, rng, world):
     return exact
 
 
-# --- inference from the others' cards ------------------------------------------------------
+# --- inference from the others' choices ---------------------------------------------------
 
 
 @njit(cache=True, _nrt=False)
@@ -314,12 +314,14 @@ def start_replay(buf):
     rep[PS_TRICK_NO] = 0
     rep[PS_PLAYED] = 0
     rep[PS_JACK_CAPTOR] = -1
+    rep[PS_IN_PLAY] = 0  # the trumps dealt are not known to all
 
 
 @njit(cache=True, _nrt=False)
 def mismatches(buf, world, seat, params, rules, rng, cap):
-    """How many of the opponents' cards so far the heuristic (with `params`) would not have played,
-    holding the hand `world` gives it (counting stops at `cap`). Needs ``start_replay`` first."""
+    """How many of the others' choices pimc's model (its own rules, `params`) would not have made holding
+    the hands `world` deals: the others' bids (``bid_mismatches``), then each opponent's card so far
+    (counting stops at `cap`). Needs ``start_replay`` first."""
     rep = buf[SB_SCRATCH:SB_BEST]
     copy_state(rep, buf[SB_REPLAY:SB_SCRATCH])
     n = buf[PS_PLAYERS]
@@ -348,7 +350,7 @@ def mismatches(buf, world, seat, params, rules, rng, cap):
 
 @njit(cache=True, _nrt=False)
 def sample_likely(state, seat, params, rules, rng, world):
-    """``sample_world`` weighted by the opponents' cards: a world drawn keeps weight ``doubt ** m``,
+    """``sample_world`` weighed by the others' choices: a world drawn keeps weight ``doubt ** m``,
     m its ``mismatches`` (rejection: kept if a uniform draw is below it). After ``tries`` draws
     without one kept, the drawn world of fewest mismatches."""
     doubt = params[X_DOUBT]
@@ -397,7 +399,7 @@ def world_values(state, rules, worlds, rng, out):
     for `worlds` worlds sampled for the seat to move (worlds = 0: the true position, in row 0).
     `state` is a play buffer with the search area; `out` has at least max(worlds, 1) rows
     (0 rows: only the sums, kept in the buffer's SB_SUMS words). Worlds are drawn uniformly
-    (``sample_world``); ``pimc_values`` also weighs them by the opponents' cards."""
+    (``sample_world``); pimc's (``search_card``) are also weighed by the others' choices (``solve_worlds``)."""
     solve_worlds(state, rules, worlds, rng, out, NO_MODEL, False)
 
 

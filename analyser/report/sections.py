@@ -73,7 +73,7 @@ def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed:
     rows = []
     for k, p in enumerate(pairings):
         try:
-            res = run_tournament(rules, p.a, p.b, matches, seed + k, threads=threads or 1)
+            res = run_tournament(rules, p.a, p.b, matches, seed + k, threads=threads)  # None: all cores
         except TournamentError:
             return None
         lo, hi = res.a_win_rate_ci95

@@ -32,20 +32,13 @@ MODEL = parse_policy("pimc")[1]  # pimc models the others with its own row: the 
 def heuristic_positions(preset: str, players: int, count: int, seed: int):
     """Deals of 6 cards each played by the heuristic, recorded as the trick loop records them,
     cut at a random card decision (with the true hands, for the checks)."""
-    rules = make_rules(preset, players=players)
-    r = np.random.default_rng(seed)
+    from test_search import random_positions  # the deals, dealt at the first lead
     rng = chunk_rngs(seed, 0)[1]
+    r = np.random.default_rng(seed)
     out = []
     while len(out) < count:
-        deck = r.permutation(52)
-        hands = np.zeros(4, dtype=np.uint64)
-        for s in range(players):
-            hands[s] = np.uint64(sum(1 << int(c) for c in deck[6 * s:6 * s + 6]))
-        turnup = int(deck[6 * players])
-        state = new_play_buffer(True)
+        rules, state = random_positions(preset, players, 1, seed=int(r.integers(1 << 30)), cut=False)[0]
         state[SB_HIST_N] = 99  # a stale record from an earlier deal: start_history must clear it
-        init_state(state, rules.as_array(), hands, turnup // 13, turnup, int(r.integers(players)),
-                   np.zeros(4, dtype=np.int64))
         start_history(state)
         for _ in range(int(r.integers(1, 6 * players))):
             card = heuristic_card(HEURISTIC, state, legal(state), rules.as_array(), rng)

@@ -107,6 +107,18 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
     return kind, row
 
 
+def pimc_worlds(spec: str) -> int:
+    """The worlds a pimc spec samples per card decision; a spec of another player is an error.
+
+    >>> pimc_worlds("pimc:worlds=20")
+    20
+    """
+    kind, row = parse_policy(spec)
+    if kind != K_PIMC:
+        raise PolicyError(f"{spec!r} is not a pimc player (pimc or pimc:key=value)")
+    return int(row[X_WORLDS])
+
+
 def seat_policies(specs: list[str], players: int) -> tuple[np.ndarray, np.ndarray]:
     """Kinds and parameter rows for every seat: one spec for all, or one per seat."""
     if len(specs) not in (1, players):

@@ -53,6 +53,9 @@ SENSITIVITY_ROWS = [  # as scripts/sensitivity.py writes them
 ]
 
 
+QUICK_PIMC = "pimc:worlds=6"  # the default (80 worlds) would take most of the suite's time
+
+
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
@@ -61,7 +64,8 @@ def report_dir(tmp_path_factory):
         "rules": "trinidad", "players": 4, "deals": 1500, "seed": 1, "pimc": "pimc:worlds=10", "seconds": 1800.0,
         "cpus": 2, "command": "python scripts/sensitivity.py --deals 1500", "rows": SENSITIVITY_ROWS}))
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
-                                 "--seed", "3", "--threads", "2", "--out", str(out), "--sensitivity", str(sens)])
+                                 "--seed", "3", "--threads", "2", "--out", str(out), "--sensitivity", str(sens),
+                                 "--pimc", QUICK_PIMC])
     assert result.exit_code == 0, result.output
     return out
 
@@ -143,7 +147,8 @@ def test_the_search_players_and_the_sensitivity(report_dir):
     md = (report_dir / "REPORT.md").read_text()
     strength = pd.read_csv(report_dir / "tables" / "tournaments.csv")
     pairs = list(zip(strength["player A"], strength["player B"]))
-    assert ("pimc", "heuristic") in pairs and ("oracle", "heuristic") in pairs and ("pimc", "random") in pairs
+    assert (QUICK_PIMC, "heuristic") in pairs and ("oracle", "heuristic") in pairs and (QUICK_PIMC, "random") in pairs
+    assert f"`{QUICK_PIMC}` samples 6 worlds" in md and f"--pimc {QUICK_PIMC}" in md  # the command says it
     assert "## Do the recommendations depend on the card player?" in md
     table = pd.read_csv(report_dir / "tables" / "sensitivity.csv")
     assert list(table["verdict"]) == ["holds", "unsettled"] and "holds 1, moves 0, unsettled 1" in md
@@ -152,7 +157,7 @@ def test_the_search_players_and_the_sensitivity(report_dir):
 def test_same_seed_same_numbers(report_dir, tmp_path):
     again = tmp_path / "again"
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
-                                 "--seed", "3", "--threads", "1", "--out", str(again)])
+                                 "--seed", "3", "--threads", "1", "--out", str(again), "--pimc", QUICK_PIMC])
     assert result.exit_code == 0, result.output
     for name in TABLE_COLUMNS:
         assert (again / "tables" / f"{name}.csv").read_bytes() == (report_dir / "tables" / f"{name}.csv").read_bytes()
@@ -160,7 +165,7 @@ def test_same_seed_same_numbers(report_dir, tmp_path):
 
 def test_three_players_report_skips_what_needs_two_sides(tmp_path):
     result = runner.invoke(app, ["report", "--rules", "classic", "--players", "3", "--set", "target=4",
-                                 "--deals", "2000", "--out", str(tmp_path / "c3")])
+                                 "--deals", "2000", "--out", str(tmp_path / "c3"), "--pimc", QUICK_PIMC])
     assert result.exit_code == 0, result.output
     md = (tmp_path / "c3" / "REPORT.md").read_text()
     assert "Not estimated with three players" in md and "each plays alone" in md
@@ -171,3 +176,7 @@ def test_three_players_report_skips_what_needs_two_sides(tmp_path):
 def test_report_errors(tmp_path):
     result = runner.invoke(app, ["report", "--policy", "random", "--out", str(tmp_path / "x")])
     assert result.exit_code != 0 and "Traceback" not in result.output
+    for pimc, why in (("oracle", "is not a pimc player"), ("pimc:wolds=3", "bad policy parameter")):
+        result = runner.invoke(app, ["report", "--pimc", pimc, "--out", str(tmp_path / "y")])
+        assert result.exit_code != 0 and why in result.stderr and "Traceback" not in result.output
+        assert not (tmp_path / "y").exists()  # refused before any work

@@ -509,11 +509,12 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
                  progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
                  equilibrium_deals: int = 0, play_deals: int = 0, play_matches: int = 0,
-                 by_score_equity: Any = None) -> AdviceResult:
+                 by_score_equity: Any = None, observer: str | None = None) -> AdviceResult:
     """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer;
     with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals (and,
     with `by_score_equity`, an equity table of these rules, those readings at every score: add_by_score);
-    with `play_deals`, also the play tips on that many duplicated deals and `play_matches` matches each."""
+    with `play_deals`, also the play tips on that many duplicated deals and `play_matches` matches each, the
+    card player `observer` (default play_advice.OBSERVER, pimc) watched for how often it follows them."""
     import time
 
     if deals < 1:
@@ -545,9 +546,10 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
             add_by_score(claims, rules, policy, equilibrium_deals, seed, by_score_equity, executor, progress)
     play = None
     if play_deals > 0:
-        from .play_advice import check_play_advice
+        from .play_advice import OBSERVER, check_play_advice
 
-        play = check_play_advice(rules, policy, play_deals, play_matches, seed, scores, executor, progress)
+        play = check_play_advice(rules, policy, play_deals, play_matches, seed, scores, executor, progress,
+                                 observer=observer or OBSERVER)
     return AdviceResult(rules, policy, deals, seed, tuple(int(x) for x in scores[:rules.sides]), claims,
                         class_frame(eldest, e_counts, "eldest"), class_frame(dealer, d_counts, "dealer"),
                         time.perf_counter() - start, equilibrium_deals,

@@ -177,6 +177,9 @@ def check_advice(
     play_matches: Annotated[int, typer.Option("--play-matches", min=0, max=100_000_000,
                                               help="Duplicated matches per play tip, for the match-win rate (0: "
                                                    "skip).")] = PLAY_ADVICE_MATCHES,
+    observer: Annotated[str, typer.Option(
+        "--observer", help="The card player watched for how often it follows each play tip, left alone (a policy "
+                           "spec; pimc:worlds=20 watches a quicker pimc).")] = "pimc",
     by_score: Annotated[bool, typer.Option(
         "--by-score", help="Also read the eldest's two claims against the equilibrium at every score (match-win "
                            "probability, from the equity table; two sides), with a CI where they move most.")]
@@ -200,6 +203,7 @@ def check_advice(
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)
     parse_policy(policy)
+    parse_policy(observer)
     parsed = parse_side_score(score, ruleset) if score is not None else None
     check_output(out, "--out", folder=True, force=force)
     announce_engine()
@@ -215,7 +219,7 @@ def check_advice(
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
                                   equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches,
-                                  by_score_equity=table)
+                                  by_score_equity=table, observer=observer)
     if out is not None:
         with file_errors(out):
             write_out(res, out)

@@ -32,6 +32,9 @@ def report(
     sensitivity: Annotated[Optional[Path], typer.Option(
         "--sensitivity", help="Folder written by scripts/sensitivity.py (the strategy tables with pimc playing the "
                               "cards): shown as a section of the report.")] = None,
+    pimc: Annotated[str, typer.Option(
+        "--pimc", help="The pimc player the tournaments measure and the play tips watch (pimc:worlds=20: a "
+                       "quicker, weaker one).")] = "pimc",
     force: ForceOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -41,6 +44,7 @@ def report(
     """
     from ..analysis.strategy import check_base_policy
     from ..executor import check_options, open_executor
+    from ..policy import pimc_worlds
     from ..report.build import build_report
 
     ruleset = build_rules(rules, players, set_)
@@ -50,9 +54,11 @@ def report(
     words += [w for item in (set_ or []) for w in ("--set", item)]
     words += ["--deals", str(deals), "--seed", str(seed), "--policy", policy, "--out", str(folder)]
     words += ["--sensitivity", str(sensitivity)] if sensitivity is not None else []
+    words += ["--pimc", pimc] if pimc != "pimc" else []
     command = " ".join(shlex.quote(w) for w in words + ["--force"])
     check_options(threads, scheduler, cluster)
     check_base_policy(policy)
+    pimc_worlds(pimc)
     check_output(folder, "--out", folder=True, force=force)
     if sensitivity is not None and not (sensitivity / "sensitivity.json").is_file():
         fail(f"--sensitivity {sensitivity}: no sensitivity.json there (write it with scripts/sensitivity.py)")
@@ -60,7 +66,8 @@ def report(
     with open_executor(threads, scheduler, cluster) as executor:
         try:
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
-                                log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity)
+                                log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity,
+                                pimc=pimc)
         except OSError as err:
             where = f"{err.filename}: " if err.filename and str(err.filename) != str(folder) else ""
             why = "a file is in the way of a folder" if isinstance(err, FileExistsError) else err.strerror or err

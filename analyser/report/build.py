@@ -34,9 +34,8 @@ from ..analysis.equilibrium import (
 from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.strategy import run_strategy
 from ..analysis.vocabulary import ROLE, ROLE_NAMES
-from ..engine.search import PIMC_WORLDS
 from ..executor import Executor
-from ..policy import policy_label
+from ..policy import pimc_worlds, policy_label
 from ..hand_text import KEY as CLASS_KEY
 from ..hand_text import class_words
 from ..rules import RuleSet
@@ -125,10 +124,13 @@ def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
 
 def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
                  threads: int | None = None, executor: Executor | None = None,
-                 command: str | None = None, log: Any = None, sensitivity: Path | None = None) -> Path:
+                 command: str | None = None, log: Any = None, sensitivity: Path | None = None,
+                 pimc: str = "pimc") -> Path:
     """Run every part and write the report folder; returns the REPORT.md path. `sensitivity`: a folder written
-    by scripts/sensitivity.py (the strategy tables with pimc card play), shown as its own section."""
+    by scripts/sensitivity.py (the strategy tables with pimc card play), shown as its own section. `pimc`: the
+    pimc player measured in the tournaments and watched by the play tips (a spec: pimc:worlds=20 is quicker)."""
     say = log or (lambda message: None)
+    worlds = pimc_worlds(pimc)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sizes = Sizes.from_deals(deals)
@@ -150,7 +152,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     say(f"advice check: {sizes.advice:,} deals per role; play tips: {sizes.play_deals:,} duplicated deals and "
         f"{sizes.play_matches:,} matches each")
     advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor,
-                          play_deals=sizes.play_deals, play_matches=sizes.play_matches)
+                          play_deals=sizes.play_deals, play_matches=sizes.play_matches, observer=pimc)
     say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
     eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
                          resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
@@ -170,8 +172,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                sizes.matches, seed, threads)
     if strength is not None and sizes.search_matches > 0:
         say(f"search players: {sizes.search_matches:,} matches per pairing")
-        searched = player_strength(rules, [Pairing("pimc", "heuristic"), Pairing("oracle", "heuristic"),
-                                           Pairing("pimc", "random")], sizes.search_matches, seed + 10, threads)
+        searched = player_strength(rules, [Pairing(pimc, "heuristic"), Pairing("oracle", "heuristic"),
+                                           Pairing(pimc, "random")], sizes.search_matches, seed + 10, threads)
         strength = pd.concat([strength, searched], ignore_index=True)
 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
@@ -256,7 +258,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                                               f"{rules.players} players")
         doc.paragraph("Every conclusion above assumes these players. `heuristic` plays by the named rules of "
                       "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' "
-                      f"stand/beg and give/run choices. `pimc` samples {PIMC_WORLDS} worlds of the cards it has not seen "
+                      f"stand/beg and give/run choices. `{pimc}` samples {worlds} worlds of the cards it has not seen "
                       "(consistent with the play and the voids shown, and weighed by how well they explain the "
                       "others' bids and the opponents' cards, modelled as its own rules would play them), solves each "
                       "with every hand open and plays the best mean; `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of "

@@ -71,7 +71,9 @@ def markdown(table: pd.DataFrame, meta: dict) -> str:
              f"Command: `{meta['command']}`", "",
              f"{meta['deals']:,} paired decision deals per round, two rounds (eldest, then dealer), seed "
              f"{meta['seed']}; the same deals played by the heuristic and by `{meta['pimc']}`. "
-             f"Time: {meta['seconds'] / 60:.1f} minutes on {meta['cpus']} cores.", "",
+             f"Time: {meta['seconds'] / 60:.1f} minutes on {meta['threads']} thread(s) of a {meta['cpus']}-core "
+             "machine (any number of threads gives the same table)."
+             + (f" {meta['note'][0].upper()}{meta['note'][1:]}." if meta.get("note") else ""), "",
              "The difference is beg - stand for the eldest and give - run for the dealer (the strategy tables' "
              "`diff`), in net points per deal, with its 95% CI. Verdicts: holds "
              f"{counts.get('holds', 0)}, moves {counts.get('moves', 0)}, unsettled {counts.get('unsettled', 0)}.", "",
@@ -106,7 +108,7 @@ def main() -> int:
     table = compare(heuristic, searched)
     import os
     meta = {"rules": opts.rules, "players": opts.players, "deals": opts.deals, "seed": opts.seed, "pimc": pimc,
-            "seconds": round(seconds, 1), "cpus": os.cpu_count(),
+            "seconds": round(seconds, 1), "cpus": os.cpu_count(), "threads": opts.threads or os.cpu_count(),
             "command": "python scripts/sensitivity.py " + " ".join(sys.argv[1:])}
     opts.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(opts.out / "sensitivity.csv", index=False)

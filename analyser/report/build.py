@@ -475,7 +475,7 @@ def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]
     doc.paragraph(
         f"The eldest's and the dealer's tables (two best-response rounds) recomputed on {data['deals']:,} paired "
         f"decision deals per round, the same deals played once by the heuristic and once by `{data['pimc']}` "
-        f"(`{data['command']}`, {data['seconds'] / 60:.0f} minutes on {data['cpus']} cores"
+        f"(`{data['command']}`, {data['seconds'] / 60:.0f} minutes on {_cores(data)}"
         f"{'; ' + data['note'] if data.get('note') else ''}). A class *holds* when "
         "pimc recommends what the heuristic does with a CI that excludes zero, *moves* when pimc recommends the "
         "other option with a CI that excludes zero, and is *unsettled* when pimc's CI includes zero (this "
@@ -491,6 +491,13 @@ def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]
                               zip(table["pimc_diff"], table["pimc_ci_lo"], table["pimc_ci_hi"])],
         "verdict": table["verdict"]})
     doc.table(view, "Strategy tables, heuristic against pimc card play", save_table(view, out, "sensitivity"))
+
+
+def _cores(data: dict[str, Any]) -> str:
+    """What a sensitivity run ran on: its threads (when recorded) and the machine's cores."""
+    if data.get("threads"):
+        return f"{data['threads']} thread{'s' if data['threads'] != 1 else ''} of a {data['cpus']}-core machine"
+    return f"{data['cpus']} cores"
 
 
 def _method(doc: Document, rules: RuleSet, strategy: Any, sizes: Sizes, seed: int) -> None:

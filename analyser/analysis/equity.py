@@ -286,8 +286,10 @@ def load_table(path: Path, rules: RuleSet, policy: str, deals_per_cell: int, see
     if len(frame) != t * t:
         raise AnalysisError(f"{path}: expected {t * t} cells, found {len(frame)}")
     frame = frame.sort_values(["dealer_score", "other_score"])
-    p = frame["p_dealer_wins"].to_numpy(np.float64).reshape(t, t)
-    se = frame["se"].to_numpy(np.float64).reshape(t, t)
+    # Copies (np.array): pandas may hand out read-only arrays, and numba compiles every kernel the table reaches
+    # a second time for a read-only argument.
+    p = np.array(frame["p_dealer_wins"], dtype=np.float64).reshape(t, t)
+    se = np.array(frame["se"], dtype=np.float64).reshape(t, t)
     return EquityTable(rules, policy, deals_per_cell, seed, p, se)
 
 

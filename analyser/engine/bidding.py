@@ -30,7 +30,7 @@ from numba import njit
 
 from ..rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
 from .bits import shuffle_deck, side_of
-from .deal import HAND_SIZE, LINE_WORK, kick_points, play_line_in
+from .deal import HAND_SIZE, LINE_WORK, WHOLE_DECK, kick_points, play_line_in
 from .decisions import copy_words, dealt_hand, equity_of, jump_in, net_points
 from .evaluator import strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
@@ -148,8 +148,8 @@ def payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure
             copy_words(dr, deal_deck_rng)
             copy_words(r, deal_rng)
             copy_words(sc, scores)
-            play_line_in(rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line], kinds, params,
-                         dr, r, ev, info, pts, work, state)
+            play_line_in(rules, dealer, sc, line_deck, WHOLE_DECK, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line], kinds,
+                         params, dr, r, ev, info, pts, work, state)
             if measure == MEASURE_WIN:
                 w = info[I_WINNER]
                 if w >= 0:
@@ -299,8 +299,8 @@ def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equ
             copy_words(dr, deal_deck_rng)
             copy_words(r, deal_rng)
             sc[:] = 0
-            play_line_in(open_rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line], kinds,
-                         params, dr, r, ev, info, pts, work, state)
+            play_line_in(open_rules, dealer, sc, line_deck, WHOLE_DECK, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line],
+                         kinds, params, dr, r, ev, info, pts, work, state)
             n_awards[line] = record_awards(pts, eside, dside, awards[line])
             redealt[line] = info[I_DEALS] > 1
         for a in range(target):
@@ -320,8 +320,8 @@ def score_tensors_in(rules, open_rules, kinds, params, ref_kind, ref_params, equ
                         sc[:] = 0
                         sc[eside] = a
                         sc[dside] = b
-                        play_line_in(rules, dealer, sc, line_deck, 52, LINE_FORCE_BEG[line], LINE_FORCE_GIVE[line],
-                                     kinds, params, dr, r, ev, info, pts, work, state)
+                        play_line_in(rules, dealer, sc, line_deck, WHOLE_DECK, LINE_FORCE_BEG[line],
+                                     LINE_FORCE_GIVE[line], kinds, params, dr, r, ev, info, pts, work, state)
                         w = info[I_WINNER]
                         if w >= 0:
                             values[line] = 1.0 if w == eside else 0.0

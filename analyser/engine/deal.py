@@ -30,6 +30,9 @@ from .state import beats, legal_mask, trick_winner  # noqa: F401  (the rules of 
 KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
 HAND_SIZE = 6
 LINE_WORK = 4  # uint64 scratch play_line_in needs: the hands while dealing
+# play_line_in's n_fixed for a deck fixed in every position. A numpy scalar, not the literal 52: numba compiles
+# a kernel again for every literal argument, and play_line_in with all it calls takes a minute to compile.
+WHOLE_DECK = np.int64(52)
 MAX_LINE_EVENTS = 4096  # a line needing more (a long chain of exhausted redeals) is flagged, never cut silently
 
 # Aggregate counters of simulate_lines (int64 array `stats`).

@@ -20,7 +20,9 @@ from ..rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
     RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below, shuffle_deck,
 )
-from .deal import HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, kick_points, play_line, play_line_in, side_of
+from .deal import (
+    HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, WHOLE_DECK, kick_points, play_line_in, side_of,
+)
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit, strong_side_suit
 from .search import needs_search, new_play_buffer
 from .layout import (
@@ -167,8 +169,8 @@ def paired_rollout(rules, dealer, mine, scores, deck, force_beg, force_give, kin
         copy_words(dr, deal_deck_rng)
         copy_words(r, deal_rng)
         copy_words(sc, scores)
-        play_line_in(rules, dealer, sc, line_deck, 52, force_beg[j], force_give[j], kinds, params, dr, r, ev, info,
-                     pts, work, state)
+        play_line_in(rules, dealer, sc, line_deck, WHOLE_DECK, force_beg[j], force_give[j], kinds, params, dr, r, ev,
+                     info, pts, work, state)
         if first.shape[0] > 0:  # rows 1..n: the E_HAND rows of the first deal; row n + 1: its turn-up
             for k in range(n):
                 first[j, ev[1 + k, EV_A]] = ev[1 + k, EV_B]
@@ -253,11 +255,14 @@ def sample_transitions(rules, a, b, n_lines, kinds, params, deck_rng, rng, count
     info = np.zeros(N_INFO, dtype=np.int64)
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     ev = np.zeros((0, 4), dtype=np.int64)
+    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    state = new_play_buffer(needs_search(kinds))
+    dealer = np.int64(0)  # not the literal 0: one compiled play_line_in for every caller (WHOLE_DECK)
     for _ in range(n_lines):
         sc[:] = 0
         sc[0] = a
         sc[1] = b
-        play_line(rules, 0, sc, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts)
+        play_line_in(rules, dealer, sc, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
         w = info[I_WINNER]
         if w == 0:
             counts[target * target] += 1

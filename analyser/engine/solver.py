@@ -875,7 +875,8 @@ def solve_value(state, rules, states, moves, frames, tt, ctx):
     prepare(state, rules, ctx)
     copy_state(states[0], state)
     lo, hi = bounds(state, ctx)
-    return value_of(states, moves, frames, tt, ctx, 0, (lo + hi + 1) // 2)
+    # np.int64(0), not 0: a literal argument makes numba compile the search again for each constant
+    return value_of(states, moves, frames, tt, ctx, np.int64(0), (lo + hi + 1) // 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -902,7 +903,7 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
             continue
         copy_state(states[1], state)
         apply(states[1], c)
-        v = value_of(states, moves, frames, tt, ctx, 1, guess)
+        v = value_of(states, moves, frames, tt, ctx, np.int64(1), guess)
         values[c] = v
         guess = v
         if v > best:

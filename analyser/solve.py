@@ -17,6 +17,7 @@ target are not counted.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,10 @@ class Position:
     @property
     def side(self) -> int:
         return self.rules.side_of(self.seat)
+
+    def cards_in_hands(self) -> int:
+        """Cards still held, every hand together (the search's depth, less the trick's cards)."""
+        return sum(bin(int(np.uint64(self.state[PS_HAND + s]))).count("1") for s in range(int(self.state[PS_PLAYERS])))
 
     def legal_cards(self) -> list[int]:
         """The cards the seat to move may play, in hand order (suits S H D C, high to low)."""
@@ -110,11 +115,24 @@ class Solver:
         _playable(position)
         return int(solve_value(position.state, position.rules.as_array(), *self._args()))
 
-    def solve(self, position: Position) -> Solution:
-        """The position's value and the value of every legal card of the seat to move."""
+    def solve(self, position: Position, interruptible: bool = False) -> Solution:
+        """The position's value and the value of every legal card of the seat to move. `interruptible`: the
+        search runs in a thread of its own (the kernel releases the GIL), so Ctrl-C stops the caller at once
+        instead of when the search ends (a kernel never looks at signals); the thread dies with the process."""
         _playable(position)
         values = self.work.values
-        best = int(solve_cards(position.state, position.rules.as_array(), *self._args(), values))
+        args = (position.state, position.rules.as_array(), *self._args(), values)
+        if interruptible:
+            answer: list[int] = []
+            worker = threading.Thread(target=lambda: answer.append(int(solve_cards(*args))), daemon=True)
+            worker.start()
+            while worker.is_alive():
+                worker.join(0.2)
+            if not answer:
+                raise SolveError("the search stopped without an answer")
+            best = answer[0]
+        else:
+            best = int(solve_cards(*args))
         cards = {card_name(c): int(values[c]) for c in position.legal_cards()}
         assert all(v != NO_VALUE for v in cards.values())
         return Solution(seat=position.seat, value=best, cards=cards)

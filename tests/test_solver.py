@@ -11,6 +11,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -317,6 +321,39 @@ def test_solve_text_output(tmp_path: Path) -> None:
                                      "--rules", "trinidad", "--players", "2", "--json"])
     assert typed.exit_code == 0, typed.output
     assert json.loads(typed.stdout) == {"seat": 0, "value": 4, "cards": {"AS": 4, "JS": 4, "2S": 4}}
+
+
+def test_a_big_solve_says_so_and_stops_at_ctrl_c(solver: Solver) -> None:
+    """Twelve cards in each of four hands take hours to solve from the lead (README): the command says so on
+    stderr before it starts, and Ctrl-C ends it at once with the one line "interrupted" (the search runs in a
+    thread of its own and releases the GIL; a kernel never looks at signals)."""
+    # Compiled here first (numba's disk cache), so the child's time goes to the search, not to compiling (which
+    # lets a signal through anyway).
+    solver.solve(position_from_hands(make_rules("trinidad"), "AS / KS / QS / JS", "S", 0))
+    pack = random.Random(5).sample(range(52), 48)
+    hands = " / ".join(" ".join(card_name(c) for c in pack[12 * s:12 * s + 12]) for s in range(4))
+    # Ctrl-C as a terminal delivers it: to a process that has not inherited SIGINT ignored (as a job started in the
+    # background of a script does, pytest's included).
+    child = subprocess.Popen([sys.executable, "-m", "analyser", "solve", "--hands", hands, "--trump", "S"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.stderr is not None
+    said = ""
+    while "note:" not in said:
+        line = child.stderr.readline()
+        assert line, f"the solve ended before its note: {said!r}"
+        said += line
+    assert "48 cards are left in the hands" in said and "Ctrl-C" in said
+    time.sleep(3.0)  # the search is under way
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        rest = child.communicate()[1]
+        raise AssertionError(f"Ctrl-C did not stop the search: {said + rest!r}") from None
+    assert child.returncode == 130 and err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+    assert out == ""
 
 
 def test_solve_errors(tmp_path: Path) -> None:

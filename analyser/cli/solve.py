@@ -10,6 +10,8 @@ import typer
 
 from .options import JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, file_errors
 
+# More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first.
+BIG_SOLVE = 36
 LINE_HELP = "Which line of FILE (numbered as an editor numbers them, blank lines counted)."
 HANDS_HELP = ("A position typed by hand instead of a log: every seat's hand, seat 0 first, separated by / or |, "
               "e.g. \"AS JS 4H / KD 2D 9C / ...\" (all the same size; High, Low and the jack's owner are read "
@@ -78,7 +80,12 @@ def solve(
         rule_set = build_rules(rules or Preset("trinidad"), players, set_)
         position = position_from_hands(rule_set, hands, trump, leader)
     announce_engine()
-    solution = Solver().solve(position)
+    held = position.cards_in_hands()
+    if held > BIG_SOLVE:
+        typer.echo(f"note: {held} cards are left in the hands; an exact solve this big can take minutes, with 12 "
+                   "cards in each of 4 hands hours (README: the solver's speed). Ctrl-C stops it; a line cut a trick "
+                   "or two later solves in seconds.", err=True)
+    solution = Solver().solve(position, interruptible=True)
     if json_out:
         typer.echo(json.dumps(solution.to_json()))
         return

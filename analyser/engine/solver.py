@@ -866,7 +866,7 @@ def _new_generation(tt, ctx):
         ctx[C_GEN] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_value(state, rules, states, moves, frames, tt, ctx):
     """The value of `state` for the side of the seat to move (net points of High, Low, Jack and
     Game under perfect play; see the module's docstring)."""
@@ -879,7 +879,7 @@ def solve_value(state, rules, states, moves, frames, tt, ctx):
     return value_of(states, moves, frames, tt, ctx, np.int64(0), (lo + hi + 1) // 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
     """The value, for the side of the seat to move, of each legal card it may play (values[card];
     NO_VALUE for a card it may not play), and the position's value (the best of them)."""

@@ -28,6 +28,7 @@ from .engine.layout import (
     N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP,
 )
+from .engine.search import cards_in_hands
 from .engine.solver import NO_VALUE, SolverWork, solve_cards, solve_value
 from .engine.state import apply, init_state, is_over, legal
 from .errors import AllFoursError
@@ -63,7 +64,7 @@ class Position:
 
     def cards_in_hands(self) -> int:
         """Cards still held, every hand together (the search's depth, less the trick's cards)."""
-        return sum(bin(int(np.uint64(self.state[PS_HAND + s]))).count("1") for s in range(int(self.state[PS_PLAYERS])))
+        return int(cards_in_hands(self.state))
 
     def legal_cards(self) -> list[int]:
         """The cards the seat to move may play, in hand order (suits S H D C, high to low)."""
@@ -123,14 +124,22 @@ class Solver:
         values = self.work.values
         args = (position.state, position.rules.as_array(), *self._args(), values)
         if interruptible:
-            answer: list[int] = []
-            worker = threading.Thread(target=lambda: answer.append(int(solve_cards(*args))), daemon=True)
+            # A daemon thread, not an executor: an executor's thread is joined at exit, which Ctrl-C must not wait for.
+            outcome: list[Any] = []
+
+            def search() -> None:
+                try:
+                    outcome.append(int(solve_cards(*args)))
+                except BaseException as err:  # handed to the caller below
+                    outcome.append(err)
+
+            worker = threading.Thread(target=search, daemon=True)
             worker.start()
             while worker.is_alive():
-                worker.join(0.2)
-            if not answer:
-                raise SolveError("the search stopped without an answer")
-            best = answer[0]
+                worker.join(0.2)  # short waits: the main thread sees a signal between two of them
+            if isinstance(outcome[0], BaseException):
+                raise outcome[0]
+            best = outcome[0]
         else:
             best = int(solve_cards(*args))
         cards = {card_name(c): int(values[c]) for c in position.legal_cards()}

@@ -47,6 +47,15 @@ def cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
                                    "--play-deals", "2000", "--play-matches", "200", "--json"], []),
         "tournament-trinidad": (["tournament", "--rules", "trinidad", "--a", "heuristic", "--b", "random",
                                  "--matches", "40", "--seed", "1", "--json"], []),
+        # Every seat random (the benchmark's case, and logs of it): the engine's all-random loop.
+        "simulate-trinidad-random-beg0": (["simulate", "--rules", "trinidad", "--deals", "50000", "--seed", "9",
+                                           "--policy", "random:beg=0", "--threads", "1", "--json"], []),
+        "simulate-classic3-random-forbid": (["simulate", "--rules", "classic", "--players", "3", "--set",
+                                             "undertrump=forbidden", "--deals", "20000", "--seed", "10", "--policy",
+                                             "random", "--threads", "1", "--json"], []),
+        "simulate-trinidad2-random-log": (["simulate", "--rules", "trinidad", "--players", "2", "--deals", "300",
+                                           "--seed", "11", "--policy", "random", "--log", str(tmp / "r.jsonl"),
+                                           "--threads", "1", "--json"], ["r.jsonl"]),
     }
 
 

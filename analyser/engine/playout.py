@@ -10,14 +10,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import U1, lowest_card, popcount, random_card
+from .bits import RANK_JACK, U1, bit, lowest_card, popcount, random_card, side_of, suit_mask
 from .layout import (
-    E_PLAY, E_TRICK, K_RANDOM, PS_BEST_CARD, PS_BEST_SEAT, PS_FORBID, PS_HAND, PS_LED, PS_N_TRICKS, PS_PLAYERS,
-    PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOID_TRUMP,
+    E_PLAY, E_TRICK, K_RANDOM, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND, PS_JACK_CAPTOR, PS_LED,
+    PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+    PS_VOID_TRUMP,
 )
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
-from .state import emit, legal_mask, new_trick, step
+from .state import beats, emit, legal_mask, new_trick, step
 
 
 @njit(cache=True, _nrt=False)
@@ -28,20 +29,92 @@ def playout(state, rules, kinds, params, rng, ev, info):
     for s in range(n):
         all_random = all_random and kinds[s] == K_RANDOM
     if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
-        play_cards(state, rules, kinds, params, rng, ev, info, False, False)
+        if state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
+            random_tricks(state, rng, ev, info, False)
+        else:
+            random_tricks(state, rng, ev, info, True)
     elif needs_search(kinds):  # a search player's call kept out of the other players' loop
-        play_cards(state, rules, kinds, params, rng, ev, info, True, True)
+        play_cards(state, rules, kinds, params, rng, ev, info, True)
     else:
-        play_cards(state, rules, kinds, params, rng, ev, info, True, False)
+        play_cards(state, rules, kinds, params, rng, ev, info, False)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_tricks(state, rng, ev, info, restricted):
+    # Every seat at random, a trick at a time as a C loop would: the lead needs no legal mask,
+    # the trick's fields and the led suit's mask stay in registers, and only what the scoring
+    # reads is stored (hands, captures, the jack's captor, the cards played, the trick count).
+    # `restricted` (a compile-time constant): the rules forbid undertrumping or make a void
+    # player trump, so legal_mask's general rule and the top trump are needed; otherwise the
+    # follow-or-trump rule is two masks. Same draws, same cards and events as play_cards.
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    forbid = state[PS_FORBID] != 0
+    void_trump = state[PS_VOID_TRUMP] != 0
+    tmask = suit_mask(trump)
+    jack = bit(trump * 13 + RANK_JACK)
+    seat = state[PS_TO_PLAY]
+    led = state[PS_LED]  # a trick already begun is finished first
+    best_card = state[PS_BEST_CARD]
+    best_seat = state[PS_BEST_SEAT]
+    top = state[PS_TOP_TRUMP]
+    trick = np.uint64(state[PS_TRICK_MASK])
+    played = popcount(trick)
+    tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
+    for _ in range(tricks):
+        if played == 0:
+            hand = np.uint64(state[PS_HAND + seat])
+            card = random_card(rng, hand)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            trick = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~trick)
+            led = card // 13
+            best_card = card
+            best_seat = seat
+            top = card if led == trump else -1
+            played = 1
+            seat = seat + 1 if seat + 1 < n else 0
+        led_mask = suit_mask(led)
+        for _ in range(played, n):
+            hand = np.uint64(state[PS_HAND + seat])
+            if restricted:
+                mask = legal_mask(hand, led, trump, top, forbid, void_trump)
+            else:
+                trumps = hand & tmask
+                follow = hand & led_mask
+                if led == trump:
+                    mask = trumps if trumps else hand
+                else:
+                    mask = (follow | trumps) if follow else hand
+            card = random_card(rng, mask)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            b = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~b)
+            trick |= b
+            if beats(card, best_card, led, trump):
+                best_card = card
+                best_seat = seat
+            if restricted and card // 13 == trump and card > top:
+                top = card
+            seat = seat + 1 if seat + 1 < n else 0
+        wside = side_of(best_seat, n)
+        state[PS_CAPTURED + wside] |= np.int64(trick)
+        if trick & jack:
+            state[PS_JACK_CAPTOR] = wside
+        state[PS_PLAYED] |= np.int64(trick)
+        state[PS_TRICK_NO] += 1
+        emit(ev, info, E_TRICK, best_seat, 0, 0)
+        seat = best_seat
+        played = 0
+    if tricks > 0:
+        new_trick(state, seat)
 
 
 @njit(cache=True, inline="always")
-def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
-    # The hot loop: what does not change during play, and the trick's fields, stay in
-    # registers (step stores them all), so the state is never read back here. Inlined three
-    # times by playout. `dispatch` False (every seat random): no policy code in the loop, and
-    # step stores only what the loop and the scoring read (no player looks: the voids shown
-    # are not recorded then, the trick's fields are reset once at the end). `search` False:
+def play_cards(state, rules, kinds, params, rng, ev, info, search):
+    # The hot loop of players that look at the state: what does not change during play, and
+    # the trick's fields, stay in registers (step stores them all), so the state is never
+    # read back here. Inlined twice by playout. `search` False:
     # no oracle or pimc seat, and their call kept out of the loop (in it, it cost the
     # heuristic's loop about 15%). There a forced card is played without calling the policy
     # (heuristic and tuned play it drawing nothing): the call cost the heuristic about 5%.
@@ -60,7 +133,7 @@ def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
         start_history(state)  # the order of play, which pimc reads the others' hands from
     for _ in range(left):
         mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
-        if dispatch and kinds[seat] != K_RANDOM:
+        if kinds[seat] != K_RANDOM:
             if search:
                 card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
             elif (mask & (mask - U1)) == 0:
@@ -73,11 +146,9 @@ def play_cards(state, rules, kinds, params, rng, ev, info, dispatch, search):
             record_play(state, card)
         emit(ev, info, E_PLAY, seat, card, 0)
         winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
-                                                             best_seat, top, trick, dispatch)
+                                                             best_seat, top, trick)
         if winner >= 0:
             emit(ev, info, E_TRICK, winner, 0, 0)
             seat = winner
         else:
             seat = seat + 1 if seat + 1 < n else 0
-    if not dispatch and left > 0:
-        new_trick(state, seat)  # the lean loop (every seat random) left the trick's fields as they were

@@ -236,49 +236,37 @@ def apply(state, card):
 
 
 @njit(cache=True, inline="always")
-def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick, full=True):
+def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
     """`apply`, with the trick's fields also passed in and returned (the state gets every one of them):
     the hot loop keeps them in registers instead of reading back what it just stored.
-    Returns (winner or -1, led, best card, best seat, top trump, trick mask).
-
-    `full` False (a compile-time constant: ``playout``'s loop when every seat plays at random)
-    stores only what the loop and the scoring read back: hands, captures, the jack's captor,
-    the cards played and the trick count; what only a player looks at (the trick by seat, the
-    led suit, best card and top trump, the voids shown, whose turn it is) is left alone, and
-    ``playout`` resets the trick once at the end."""
+    Returns (winner or -1, led, best card, best seat, top trump, trick mask)."""
     b = np.int64(bit(card))
     state[PS_HAND + seat] &= ~b
     trick |= b
-    if full:
-        state[PS_TRICK_CARD + seat] = card
-        state[PS_TRICK_MASK] = trick
+    state[PS_TRICK_CARD + seat] = card
+    state[PS_TRICK_MASK] = trick
     suit = card // 13
     if led < 0:
         led, best_card, best_seat = suit, card, seat
-        if full:
-            state[PS_LED] = led
-            state[PS_BEST_CARD] = card
-            state[PS_BEST_SEAT] = seat
+        state[PS_LED] = led
+        state[PS_BEST_CARD] = card
+        state[PS_BEST_SEAT] = seat
     else:
-        if full:
-            # Not following shows a void in the led suit (a trump on a side-suit lead shows
-            # nothing: trumping is permissive); under void_play = trump, no trump it could
-            # play either. Branch-free: the condition is as good as random.
-            shown = np.int64((suit != led) & (suit != trump))
-            no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
-            state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump)
+        # Not following shows a void in the led suit (a trump on a side-suit lead shows
+        # nothing: trumping is permissive); under void_play = trump, no trump it could
+        # play either. Branch-free: the condition is as good as random.
+        shown = np.int64((suit != led) & (suit != trump))
+        no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
+        state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump)
         if beats(card, best_card, led, trump):
             best_card, best_seat = card, seat
-            if full:
-                state[PS_BEST_CARD] = card
-                state[PS_BEST_SEAT] = seat
+            state[PS_BEST_CARD] = card
+            state[PS_BEST_SEAT] = seat
     if suit == trump and card > top:
         top = card
-        if full:
-            state[PS_TOP_TRUMP] = card
+        state[PS_TOP_TRUMP] = card
     if popcount(np.uint64(trick)) < n:
-        if full:
-            state[PS_TO_PLAY] = seat + 1 if seat + 1 < n else 0
+        state[PS_TO_PLAY] = seat + 1 if seat + 1 < n else 0
         return -1, led, best_card, best_seat, top, trick
     winner = best_seat
     wside = side_of(winner, n)
@@ -287,8 +275,7 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick, ful
         state[PS_JACK_CAPTOR] = wside
     state[PS_PLAYED] |= trick
     state[PS_TRICK_NO] += 1
-    if full:
-        new_trick(state, winner)
+    new_trick(state, winner)
     return winner, -1, -1, -1, -1, np.int64(0)
 
 

@@ -30,11 +30,13 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 # Deals per second, then the engine against the plain C reference (scripts/c_reference/;
-# needs cc, gcc or clang, else one line says it was skipped), figures also in runs/; then the
-# open-hand solver and the pimc player's card decisions per second.
+# needs cc, gcc or clang, else one line says it was skipped), figures also in runs/, and the
+# C program against its numba translation (what numba itself reaches); then the open-hand
+# solver and the pimc player's card decisions per second.
 bench: $(STAMP)
 	$(BIN)/allfours bench
 	$(BIN)/allfours bench --against-c
+	$(BIN)/python scripts/c_port_speed.py --rounds 3
 	$(BIN)/python scripts/solver_bench.py --deals 300 --big 0
 	$(BIN)/python scripts/pimc_bench.py
 	$(BIN)/python scripts/equilibrium_bench.py

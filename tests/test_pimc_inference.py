@@ -150,7 +150,7 @@ def test_pimc_with_inference_is_reproducible_and_legal():
     from analyser.engine.policies import choose_card
     kind, params = parse_policy("pimc:worlds=6")
     for rules, state in heuristic_positions("trinidad", 4, 15, seed=4):
-        m = legal(state)
+        m = np.uint64(legal(state))
         a = choose_card(kind, params, state, m, rules.as_array(), chunk_rngs(9, 0)[1])
         b = choose_card(kind, params, state, m, rules.as_array(), chunk_rngs(9, 0)[1])
         assert a == b and int(np.uint64(m)) >> a & 1

@@ -128,7 +128,7 @@ def test_oracle_plays_a_card_of_best_value():
     kind, params = parse_policy("oracle")
     solver = Solver()
     for rules, state in random_positions("trinidad", 4, 40, seed=9):
-        card = choose_card(kind, params, state, legal(state), rules.as_array(), chunk_rngs(1, 0)[1])
+        card = choose_card(kind, params, state, np.uint64(legal(state)), rules.as_array(), chunk_rngs(1, 0)[1])
         solution = solver.solve(Position(rules, state[:N_STATE].copy()))
         assert solution.cards[card_name(card)] == solution.value
 
@@ -151,7 +151,7 @@ def test_search_players_refuse_a_state_without_the_search_area():
     rules, state = random_positions("trinidad", 4, 1, seed=1)[0]
     kind, params = parse_policy("oracle:max_cards=52")
     small = state[:N_STATE].copy()
-    m = legal(small)
+    m = np.uint64(legal(small))  # a uint64, as the engine passes it (else choose_card compiles again)
     if popcount(m) > 1:
         with pytest.raises(ValueError, match="play buffer"):
             choose_card(kind, params, small, m, rules.as_array(), chunk_rngs(1, 0)[1])
@@ -164,7 +164,7 @@ def test_max_cards_hands_big_positions_to_the_heuristic():
     assert params[X_MAX_CARDS] == 0
     hkind, hparams = parse_policy("heuristic")
     for rules, state in random_positions("trinidad", 4, 20, seed=4):
-        m = legal(state)
+        m = np.uint64(legal(state))
         rng = chunk_rngs(1, 0)[1]
         assert choose_card(kind, params, state, m, rules.as_array(), rng) == \
             choose_card(hkind, hparams, state, m, rules.as_array(), rng)
@@ -192,7 +192,7 @@ def test_tip_switches_bind_the_search_players_and_take_words():
     assert parse_policy("pimc:tip_trump_ace=auto")[1][15] == -1.0
     narrowed = 0
     for rules, state in random_positions("classic", 4, 60, seed=12):
-        m = legal(state)
+        m = np.uint64(legal(state))
         allowed = mask(tip_allowed(on, state, m))
         narrowed += allowed != mask(m)
         card = choose_card(kind, on, state, m, rules.as_array(), chunk_rngs(1, 0)[1])

@@ -33,6 +33,8 @@ LINE_WORK = 4  # uint64 scratch play_line_in needs: the hands while dealing
 # play_line_in's n_fixed for a deck fixed in every position. A numpy scalar, not the literal 52: numba compiles
 # a kernel again for every literal argument, and play_line_in with all it calls takes a minute to compile.
 WHOLE_DECK = np.int64(52)
+SHUFFLED = np.int64(0)   # n_fixed for a deck shuffled as it is dealt; the same reason
+POLICY = np.int64(-1)    # force_beg / force_give: the policy decides; the same reason
 MAX_LINE_EVENTS = 4096  # a line needing more (a long chain of exhausted redeals) is flagged, never cut silently
 
 # Aggregate counters of simulate_lines (int64 array `stats`).
@@ -284,7 +286,7 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
             meta[i, LM_FIRST_EVENT] = offset
             for s in range(4):
                 meta[i, LM_SCORE_BEFORE + s] = scores[s]
-            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng,
+            play_line_in(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng,
                          ev[offset:offset + MAX_LINE_EVENTS], info, pts, work, state)
             offset += info[I_EVENTS]
             meta[i, LM_END_EVENT] = offset
@@ -293,7 +295,8 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
                 meta[i, LM_SCORE_AFTER + s] = scores[s]
             meta[i, LM_OVERFLOW] = info[I_OVERFLOW]
         else:
-            play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
+            play_line_in(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng, ev,
+                         info, pts, work, state)
         for s in range(4):
             mstate[MS_SCORE + s] = scores[s]
         if info[I_WINNER] >= 0:

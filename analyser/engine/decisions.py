@@ -21,7 +21,7 @@ from .bits import (
     RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below, shuffle_deck,
 )
 from .deal import (
-    HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, WHOLE_DECK, kick_points, play_line_in, side_of,
+    HAND_SIZE, LINE_WORK, MAX_LINE_EVENTS, POLICY, SHUFFLED, WHOLE_DECK, kick_points, play_line_in, side_of,
 )
 from .evaluator import N_HAND_CLASSES, hand_class_code, longest_side_suit, strong_side_suit
 from .search import needs_search, new_play_buffer
@@ -105,7 +105,8 @@ def play_out_in(rules, dealer, scores, deck, kinds, params, deck_rng, rng, ev, i
     n = rules[R_PLAYERS]
     while True:
         dealer = (dealer + 1) % n
-        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
+        play_line_in(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng, ev, info,
+                     pts, work, state)
         if info[I_WINNER] >= 0:
             return info[I_WINNER]
 
@@ -262,7 +263,8 @@ def sample_transitions(rules, a, b, n_lines, kinds, params, deck_rng, rng, count
         sc[:] = 0
         sc[0] = a
         sc[1] = b
-        play_line_in(rules, dealer, sc, deck, 0, -1, -1, kinds, params, deck_rng, rng, ev, info, pts, work, state)
+        play_line_in(rules, dealer, sc, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng, ev, info, pts,
+                     work, state)
         w = info[I_WINNER]
         if w == 0:
             counts[target * target] += 1
@@ -299,6 +301,7 @@ ROLE_DEALER = 1              # the dealer answers a beg: option 0 run, option 1 
 # FORCE_GIVE[role, option] (-1: the policy decides). The words are analysis/vocabulary.py's.
 FORCE_BEG = np.array([[0, 1], [1, 1]], dtype=np.int64)
 FORCE_GIVE = np.array([[-1, -1], [0, 1]], dtype=np.int64)
+NO_PLAYOUT = np.bool_(False)  # paired_rollout's playout off; not the literal False (one compiled paired_rollout)
 # Per-class accumulators (int64 columns of `sums`): net points of option 0 (a) and 1 (b),
 # their paired difference d = b - a, and how the seats' own policy would have chosen.
 CS_N, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_DD, CS_POLICY_B, CS_D_POLICY_B, CS_DD_POLICY_B = range(10)
@@ -370,16 +373,22 @@ def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rn
     work = np.zeros(LINE_WORK, dtype=np.uint64)
     state = new_play_buffer(needs_search(kinds))
     streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
-    values = np.zeros(2, dtype=np.int64)
+    values = np.zeros(2, dtype=np.float64)  # float, as whatif's: one compiled paired_rollout
     no_table = np.zeros((1, 1), dtype=np.float64)
+    # The role's forced first decisions, copied: a row of the read-only global itself would make
+    # numba compile paired_rollout (and all it calls) a second time, for read-only arguments.
+    forced = np.empty((2, 2), dtype=np.int64)
+    forced[0] = FORCE_BEG[role]
+    forced[1] = FORCE_GIVE[role]
     return paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals,
                                 max_tries, sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state,
-                                streams, values, no_table)
+                                streams, values, no_table, forced)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng, rng, beg_rng, n_deals, max_tries,
-                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, values, no_table):
+                         sums, counts, ev, deck, line_deck, sc, seen, info, pts, work, state, streams, values, no_table,
+                         forced):
     """Evaluate `n_deals` decisions of `role`, both options on each deal, adding per-class sums.
 
     Deals come from the natural distribution: a uniformly shuffled deck, dealt by seat
@@ -396,7 +405,8 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
     sums of squares of a, b and d = b - a, and, over the deals where the decider's own
     policy (seats' kinds/params) would choose option 1, the count and d's sums.
     Stops after `max_tries` deck samples; counts[CT_*] += what happened; returns deals done.
-    Scratch as paired_class_sums allocates it (no_table: float64[1, 1], never read).
+    Scratch as paired_class_sums allocates it (no_table: float64[1, 1], never read; forced: the role's
+    rows of FORCE_BEG and FORCE_GIVE).
     """
     n = rules[R_PLAYERS]
     dealer = n - 1
@@ -433,11 +443,11 @@ def paired_class_sums_in(rules, role, scores, kinds, params, classing, deck_rng,
             hand = eldest_hand
             policy_b = decide_beg(kinds[eldest], params[eldest], hand, turnup, eldest, dealer, seen, rules, beg_rng)
         cls = deal_class(classing, hand, turnup // 13)
-        paired_rollout(rules, dealer, mine, scores, deck, FORCE_BEG[role], FORCE_GIVE[role], kinds, params, deck_rng,
-                       rng, no_table, False, values, no_win, no_first, streams, line_deck, sc, ev, info, pts, work,
+        paired_rollout(rules, dealer, mine, scores, deck, forced[0], forced[1], kinds, params, deck_rng,
+                       rng, no_table, NO_PLAYOUT, values, no_win, no_first, streams, line_deck, sc, ev, info, pts, work,
                        state)
-        a = values[0]
-        b = values[1]
+        a = np.int64(values[0])  # whole points, held as floats as every caller of paired_rollout holds them
+        b = np.int64(values[1])
         d = b - a
         sums[cls, CS_N] += 1
         sums[cls, CS_A] += a

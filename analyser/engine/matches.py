@@ -17,7 +17,7 @@ from numba import njit
 
 from ..rules import R_PLAYERS
 from .bits import next_u64, rand_below
-from .deal import LINE_WORK, play_line_in
+from .deal import LINE_WORK, POLICY, SHUFFLED, play_line_in
 from .search import needs_search, new_play_buffer
 from .layout import I_WINNER, N_INFO, N_WHY
 
@@ -71,7 +71,8 @@ def play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, e
         substream(deck_rng, line_rng)
         for i in range(52):
             deck[i] = i
-        play_line_in(rules, dealer, scores, deck, 0, -1, -1, kinds, params, line_rng, rng, ev, info, pts, work, state)
+        play_line_in(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, line_rng, rng, ev, info,
+                     pts, work, state)
         if info[I_WINNER] >= 0:
             return info[I_WINNER], lines
         dealer = (dealer + 1) % n

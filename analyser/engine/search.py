@@ -108,7 +108,6 @@ SB_TT = SB_BID_SCORES + 4                            # the table, 2**SEARCH_TT_B
 SB_END = SB_TT + (1 << SEARCH_TT_BITS) * TT_WORDS
 SEARCH_WORDS = SB_END - N_STATE
 ALL_CARDS = np.uint64((1 << 52) - 1)
-NO_MODEL = np.zeros(1, dtype=np.float64)  # the model parameters of a search that infers nothing
 
 
 @njit(cache=True, _nrt=False)
@@ -393,6 +392,9 @@ def _solver_views(buf):
     return states, moves, frames, tt, buf[SB_CTX:SB_VALUES], buf[SB_VALUES:SB_SUMS]
 
 
+NO_INFERENCE = np.bool_(False)
+
+
 @njit(cache=True, _nrt=False)
 def world_values(state, rules, worlds, rng, out):
     """out[w, card] = each legal card's value for the mover's side in world w (NO_VALUE: not legal),
@@ -400,7 +402,10 @@ def world_values(state, rules, worlds, rng, out):
     `state` is a play buffer with the search area; `out` has at least max(worlds, 1) rows
     (0 rows: only the sums, kept in the buffer's SB_SUMS words). Worlds are drawn uniformly
     (``sample_world``); pimc's (``search_card``) are also weighed by the others' choices (``solve_worlds``)."""
-    solve_worlds(state, rules, worlds, rng, out, NO_MODEL, False)
+    # No model (nothing is inferred, so none is read): an empty float view of the buffer. The
+    # global array it once was is read-only to numba, which then compiled solve_worlds and the
+    # solver again for that one argument (and the literal False, again).
+    solve_worlds(state, rules, worlds, rng, out, state[SB_SUMS:SB_SUMS].view(np.float64), NO_INFERENCE)
 
 
 @njit(cache=True, _nrt=False)

@@ -27,7 +27,7 @@ from numba import njit
 
 from ..rules import R_PLAYERS
 from .bits import bit
-from .deal import LINE_WORK, MAX_LINE_EVENTS, play_line_in
+from .deal import LINE_WORK, MAX_LINE_EVENTS, POLICY, SHUFFLED, play_line_in
 from .layout import (
     E_DEAL, E_GIVE, E_HAND, E_PLAY, E_RUN, E_TURNUP, EV_A, EV_B, EV_TYPE, I_EVENTS, I_PLAYED, N_EV_COLS,
     N_INFO, N_STATE, N_WHY, PS_SCORE, PS_START, PS_TRUMP, PS_TURNUP,
@@ -116,13 +116,13 @@ def tip_deals(rules, n_deals, scores, kinds, params_on, params_off, deck_rng, rn
                     r[:] = deal_rng
                     sc[:] = scores
                     if setting == 0:
-                        play_line_in(rules, dealer, sc, deck, 0, -1, -1, kinds, params_on[t, side], dr, r, ev_on,
-                                     info, pts, work, state)
+                        play_line_in(rules, dealer, sc, deck, SHUFFLED, POLICY, POLICY, kinds, params_on[t, side],
+                                     dr, r, ev_on, info, pts, work, state)
                         n_on = info[I_EVENTS]
                         out[i, t, side, TD_NET_ON] = side_net(pts, nsides, side)
                     else:
-                        play_line_in(rules, dealer, sc, deck, 0, -1, -1, kinds, params_off[t, side], dr, r, ev_off,
-                                     info, pts, work, state)
+                        play_line_in(rules, dealer, sc, deck, SHUFFLED, POLICY, POLICY, kinds, params_off[t, side],
+                                     dr, r, ev_off, info, pts, work, state)
                         out[i, t, side, TD_NET_OFF] = side_net(pts, nsides, side)
                         out[i, t, side, TD_CHANGED] = 0 if same_events(ev_on, n_on, ev_off, info[I_EVENTS]) else 1
 
@@ -232,6 +232,6 @@ def observe_tips(rules, n_deals, scores, kinds, params, deck_rng, rng, state, co
         substream(rng, deal_rng)
         reset_deck(deck)
         sc[:] = scores
-        play_line_in(rules, dealer, sc, deck, 0, -1, -1, kinds, params, deal_deck, deal_rng, ev, info, pts, work,
-                     state)
+        play_line_in(rules, dealer, sc, deck, SHUFFLED, POLICY, POLICY, kinds, params, deal_deck, deal_rng, ev, info,
+                     pts, work, state)
         observe_line(rules, dealer, ev, info[I_EVENTS], info[I_PLAYED] == 1, state, replay, hands, sc2, counts)

@@ -29,7 +29,7 @@ from .engine.layout import (
     PS_TRICK_NO, PS_TRUMP,
 )
 from .engine.search import cards_in_hands
-from .engine.solver import NO_VALUE, SolverWork, solve_cards, solve_value
+from .engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value
 from .engine.state import apply, init_state, is_over, legal
 from .errors import AllFoursError
 from .replay import LogError, _MatchOver, _Referee
@@ -101,11 +101,40 @@ class Solution:
         return {"seat": self.seat, "value": self.value, "cards": dict(self.cards)}
 
 
+# Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, up to
+# 2**BIG_TABLE_BITS entries (32 bytes each: 512 MiB). On 11-card 4-player deals (44 cards) the default's
+# 2**20 entries thrash: the slowest of four (`scripts/solver_bench.py --deals 0 --big 4 --big-cards 11
+# --seed 3 --table-bits B`) took 1,276 s and 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s
+# with 2**23 and 433 s with 2**24 (3.3 billion nodes; 2**25 the same nodes: a search uses at most
+# 2**(2 + cards out / 2) entries). The other three took 1.7, 0.7 and 0.0 s with 2**20 and 2.1, 0.8 and 0.0 s
+# with 2**24, once the table's pages are in memory: the first solve of a process pays about 1.5 s to bring
+# 512 MiB in. Up to 40 cards a bigger table only costs cache misses (10-card deals: the same nodes with 2**16,
+# 2**20 or 2**24 entries).
+BIG_HANDS = 40
+BIG_TABLE_BITS = 24
+
+
+def table_bits(cards_held: int) -> int:
+    """Bits of index of the table for a position with `cards_held` cards in the hands.
+
+    >>> table_bits(24), table_bits(40), table_bits(44), table_bits(48)
+    (20, 20, 24, 24)
+    """
+    if cards_held <= BIG_HANDS:
+        return DEFAULT_TT_BITS
+    return max(DEFAULT_TT_BITS, min(BIG_TABLE_BITS, 2 + cards_held // 2))
+
+
 class Solver:
     """The open-hand solver with its memory allocated once (reuse one for many positions)."""
 
     def __init__(self, tt_bits: int | None = None) -> None:
         self.work = SolverWork() if tt_bits is None else SolverWork(tt_bits)
+
+    @classmethod
+    def for_position(cls, position: Position) -> Solver:
+        """A solver whose table is sized for `position` (``table_bits``): a bigger one for very big positions."""
+        return cls(table_bits(position.cards_in_hands()))
 
     def _args(self) -> tuple[np.ndarray, ...]:
         w = self.work

@@ -339,11 +339,12 @@ def test_a_big_solve_says_so_and_stops_at_ctrl_c(solver: Solver) -> None:
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert child.stderr is not None
     said = ""
-    while "note:" not in said:
+    while "MiB" not in said:
         line = child.stderr.readline()
-        assert line, f"the solve ended before its note: {said!r}"
+        assert line, f"the solve ended before its notes: {said!r}"
         said += line
     assert "48 cards are left in the hands" in said and "Ctrl-C" in said
+    assert "transposition table takes 512 MiB" in said  # sized for the position (solve.table_bits)
     time.sleep(3.0)  # the search is under way
     child.send_signal(signal.SIGINT)
     try:

@@ -85,7 +85,10 @@ def solve(
         typer.echo(f"note: {held} cards are left in the hands; an exact solve this big can take minutes, with 12 "
                    "cards in each of 4 hands hours (README: the solver's speed). Ctrl-C stops it; a line cut a trick "
                    "or two later solves in seconds.", err=True)
-    solution = Solver().solve(position, interruptible=True)
+    solver = Solver.for_position(position)
+    if solver.work.tt.nbytes >= 1 << 28:
+        typer.echo(f"note: its transposition table takes {solver.work.tt.nbytes >> 20} MiB of memory.", err=True)
+    solution = solver.solve(position, interruptible=True)
     if json_out:
         typer.echo(json.dumps(solution.to_json()))
         return

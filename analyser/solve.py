@@ -106,9 +106,8 @@ class Solution:
 # 2**20 entries thrash: the slowest of four (`scripts/solver_bench.py --deals 0 --big 4 --big-cards 11
 # --seed 3 --table-bits B`) took 1,276 s and 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s
 # with 2**23 and 433 s with 2**24 (3.3 billion nodes; 2**25 the same nodes: a search uses at most
-# 2**(2 + cards out / 2) entries). The other three took 1.7, 0.7 and 0.0 s with 2**20 and 2.1, 0.8 and 0.0 s
-# with 2**24, once the table's pages are in memory: the first solve of a process pays about 1.5 s to bring
-# 512 MiB in. Up to 40 cards a bigger table only costs cache misses (10-card deals: the same nodes with 2**16,
+# 2**(2 + cards out / 2) entries). The other three took 2.0, 0.9 and 0.0 s with 2**20 and 3.4, 1.0 and 0.0 s
+# with 2**24, part of that the first touch of the bigger table's pages. Up to 40 cards a bigger table only costs cache misses (10-card deals: the same nodes with 2**16,
 # 2**20 or 2**24 entries).
 BIG_HANDS = 40
 BIG_TABLE_BITS = 24

@@ -6,7 +6,8 @@ What does the engine's generality cost? `allfours bench --against-c` compares th
 (any player count and rule set, events, a play state that other players read) with
 `scripts/c_reference/allfours_random.c`. This script times the same C program against a
 numba translation of it (`port_deals`: four players, trinidad, the eldest standing, no
-events, the random stream seeded exactly as the C program seeds it), so the ratio says
+events, the random stream seeded exactly as the C program seeds it; the few one-line helpers
+the engine has too, draw, beats and kick_points, are the engine's), so the ratio says
 how close numba itself comes to C on this work, on this machine; the gap between that
 ratio and the engine's is the price of the engine's generality.
 
@@ -32,32 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyser.bench_c import CReferenceUnavailable, _run_c, build_reference  # noqa: E402
 from analyser.engine.bits import U1, game_points, highest_card, nth_card, popcount, rand_below  # noqa: E402
+from analyser.engine.deal import KICK_TRINIDAD, SHUFFLED, draw, kick_points  # noqa: E402
+from analyser.engine.state import beats  # noqa: E402
 
 KICK, HIGH, LOW, JACK, HANG_JACK, GAME = range(6)
 CATEGORIES = ["kick", "high", "low", "jack", "hang-jack", "game"]
 TARGET = 14
 MASK64 = (1 << 64) - 1
-
-
-@njit(cache=True, _nrt=False)
-def _kick_points(card):
-    rank = card % 13
-    if rank == 12:
-        return 1
-    if rank == 4:
-        return 2
-    if rank == 9:
-        return 3
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def _beats(card, best, led, trump):
-    suit = card // 13
-    best_suit = best // 13
-    if suit == trump:
-        return best_suit != trump or card > best
-    return best_suit != trump and suit == led and card > best
 
 
 @njit(cache=True, _nrt=False)
@@ -70,15 +52,6 @@ def _award(scores, pts, side, n, cat):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(rng, deck, pos):
-    j = pos + rand_below(rng, 52 - pos)
-    tmp = deck[pos]
-    deck[pos] = deck[j]
-    deck[j] = tmp
-    return deck[pos]
-
-
-@njit(cache=True, _nrt=False)
 def _play_deal(rng, deck, scores, pts, hands, start, dealer):
     """allfours_random.c's play_deal: the side that reached the target, or -1."""
     pts[:, :] = 0
@@ -88,11 +61,11 @@ def _play_deal(rng, deck, scores, pts, hands, start, dealer):
     for k in range(4):
         h = np.uint64(0)
         for _ in range(6):
-            h |= U1 << np.uint64(_draw(rng, deck, pos))
+            h |= U1 << np.uint64(draw(deck, pos, SHUFFLED, rng))
             pos += 1
         hands[(eldest + k) & 3] = h
-    turnup = _draw(rng, deck, pos)
-    if _award(scores, pts, dside, _kick_points(turnup), KICK):
+    turnup = draw(deck, pos, SHUFFLED, rng)
+    if _award(scores, pts, dside, kick_points(KICK_TRINIDAD, turnup), KICK):
         return dside
     trump = turnup // 13
     tmask = np.uint64(0x1FFF) << np.uint64(13 * trump)
@@ -128,7 +101,7 @@ def _play_deal(rng, deck, scores, pts, hands, start, dealer):
             card = nth_card(legal, rand_below(rng, popcount(legal)))
             hands[seat] = h & ~(U1 << np.uint64(card))
             trick |= U1 << np.uint64(card)
-            if _beats(card, best, led, trump):
+            if beats(card, best, led, trump):
                 best = card
                 best_seat = seat
         if best_seat & 1:

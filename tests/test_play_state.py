@@ -62,6 +62,19 @@ def start_of_play(line: dict, players: int):
     return masks, parse_suit(events[trump_at]["suit"]), parse_card(turnup), np.array(scores, dtype=np.int64), after
 
 
+def states_at_start_of_play(rules, n_lines: int, seed: int, kinds, params):
+    """(line, start_of_play(line), its play state) for each logged line that reached trick play."""
+    rules_array = rules.as_array()
+    for line in iter_log_lines(rules, n_lines, seed, kinds, params):
+        found = start_of_play(line, rules.players)
+        if found is None:
+            continue
+        hands, trump, turnup, scores, _ = found
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules_array, hands, trump, turnup, line["dealer"], scores)
+        yield line, found, state
+
+
 def points_from_state(state, rules_array, scores, players):
     ev = np.zeros((64, 4), dtype=np.int64)
     info = np.zeros(N_INFO, dtype=np.int64)
@@ -80,15 +93,9 @@ def test_cut_copy_and_play_on_gives_the_engines_deal(preset, players, settings, 
     kinds, params = seat_policies([policy], players)
     rnd = random.Random(7)
     checked = 0
-    for line in iter_log_lines(rules, 150, 11, kinds, params):
-        found = start_of_play(line, players)
-        if found is None:
-            continue
-        hands, trump, turnup, scores, after = found
+    for line, (hands, trump, turnup, scores, after), state in states_at_start_of_play(rules, 150, 11, kinds, params):
         plays = [e for e in after if e["event"] == "play"]
         tricks = [e["winner"] for e in after if e["event"] == "trick"]
-        state = np.zeros(N_STATE, dtype=np.int64)
-        init_state(state, rules_array, hands, trump, turnup, line["dealer"], scores)
         cut = rnd.randrange(len(plays) + 1)
         winners = []
         voids = np.zeros(4, dtype=np.int64)
@@ -143,14 +150,8 @@ def test_random_playout_from_any_cut_is_the_card_by_card_reference(preset, playe
     kinds, params = seat_policies(["random"], players)
     rnd = random.Random(5)
     checked = 0
-    for line in iter_log_lines(rules, 120, 12, kinds, params):
-        found = start_of_play(line, players)
-        if found is None:
-            continue
-        hands, trump, turnup, scores, after = found
+    for _, (*_, after), state in states_at_start_of_play(rules, 120, 12, kinds, params):
         plays = [parse_card(e["card"]) for e in after if e["event"] == "play"]
-        state = np.zeros(N_STATE, dtype=np.int64)
-        init_state(state, rules_array, hands, trump, turnup, line["dealer"], scores)
         for card in plays[:rnd.randrange(len(plays) + 1)]:
             apply(state, card)
         seed = np.array([rnd.getrandbits(64) for _ in range(4)], dtype=np.uint64)

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import reference_rules as ref
 from analyser.cards import card_name
 from analyser.cli import app
-from analyser.engine.layout import N_STATE, PS_TO_PLAY
+from analyser.engine.layout import N_STATE, PS_LEADER, PS_TO_PLAY
 from analyser.engine.bits import pdep_is_fast
 from analyser.engine.solver import SolverWork, _pext_fast, _pext_loop, game_winner, solve_value
 from analyser.engine.state import init_state
@@ -407,3 +407,82 @@ def test_a_new_generation_forgets_the_table() -> None:
     small.work.ctx[C_GEN] = GEN_LIMIT
     assert small.solve(pos) == first and small.work.ctx[C_GEN] == 2
     assert not small.work.tt[(small.work.tt[:, 1] >> 32) != 2, 1].any()
+
+
+def _points_line(state: np.ndarray, ctx: np.ndarray, w: int, memo: dict[bytes, int]) -> int:
+    """Brute force of the objective the two-sided tests search (mode 1): the most card points, the
+    jack of trump worth `w` more, that the perspective side captures from here against the other
+    (what is to come depends on the hands and the trick only: `memo` keeps it by them)."""
+    from analyser.engine.bits import game_points
+    from analyser.engine.layout import PS_HAND, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO
+    from analyser.engine.solver import C_JACK, C_PERSP_SIDE
+    from analyser.engine.state import apply, copy_state, legal
+
+    if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
+        return 0
+    key = state[PS_HAND:PS_HAND + 4].tobytes() + state[PS_TRICK_CARD:PS_TRICK_CARD + 4].tobytes() + bytes(
+        [int(state[PS_TO_PLAY])])
+    if key in memo:
+        return memo[key]
+    n = int(state[PS_PLAYERS])
+    seat = int(state[PS_TO_PLAY])
+    side = seat % 2 if n == 4 else seat
+    mask = int(legal(state))
+    values = []
+    for card in (c for c in range(52) if mask >> c & 1):
+        child = np.zeros_like(state)
+        copy_state(child, state)
+        trick = int(np.uint64(state[PS_TRICK_MASK])) | 1 << card
+        winner = int(apply(child, card))
+        gain = 0
+        if winner >= 0 and (winner % 2 if n == 4 else winner) == ctx[C_PERSP_SIDE]:
+            gain = int(game_points(np.uint64(trick))) + (w if ctx[C_JACK] >= 0 and trick >> int(ctx[C_JACK]) & 1 else 0)
+        values.append(gain + _points_line(child, ctx, w, memo))
+    memo[key] = max(values) if side == ctx[C_PERSP_SIDE] else min(values)
+    return memo[key]
+
+
+@pytest.mark.parametrize("preset,players", [("trinidad", 4), ("classic", 4), ("trinidad", 2)])
+def test_static_bounds_hold(preset: str, players: int) -> None:
+    """The bounds that cut the two-sided tests at a trick boundary (the cards out, the sure trumps,
+    drawing trumps and cashing) hold the exact objective between them, on deals of 2-3 cards a hand
+    (3-5 with two players) with up to 9 trumps, for w of either sign; `classic` makes a seat without
+    the led suit trump."""
+    from analyser.engine.solver import C_MODE, C_W, _node_bounds, prepare
+
+    rules = make_rules(preset, players=players)
+    rnd = random.Random(7)
+    ctx = SolverWork(tt_bits=4).ctx
+    tight = 0
+    for _ in range(100 if players == 4 else 60):
+        trump = rnd.randrange(4)
+        cards = rnd.choice([2, 3]) if players == 4 else rnd.choice([4, 5, 6])
+        trumps = rnd.sample(range(trump * 13, trump * 13 + 13), rnd.randint(1, min(9, cards * players)))
+        others = rnd.sample([c for c in range(52) if c // 13 != trump], cards * players - len(trumps))
+        leader = rnd.randrange(players)
+        seats = list(range(players))
+        rnd.shuffle(seats)
+        if rnd.random() < 0.5:
+            # Every trump on the leader's side: its plain suits' top cards can be cashed at once.
+            seats.sort(key=lambda s: (s - leader) % 2 if players == 4 else s != leader)
+            trumps = trumps[:cards * (players // 2)]
+            others = others + rnd.sample([c for c in range(52) if c not in others and c // 13 != trump],
+                                         cards * players - len(trumps) - len(others))
+        else:
+            rnd.shuffle(trumps)
+        rnd.shuffle(others)
+        pack = trumps + others
+        hands = np.zeros(4, dtype=np.uint64)
+        for k, s in enumerate(seats):
+            hands[s] = np.uint64(sum(1 << c for c in pack[k * cards:(k + 1) * cards]))
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, trump, -1, rnd.randrange(players), np.zeros(4, dtype=np.int64))
+        state[PS_TO_PLAY] = state[PS_LEADER] = leader
+        prepare(state, rules.as_array(), ctx)
+        for w in (0, rnd.randint(1, 40), -rnd.randint(1, 40)):
+            ctx[C_MODE], ctx[C_W] = 1, w
+            lo, hi = _node_bounds(state, ctx, 0)
+            exact = _points_line(state, ctx, w, {})
+            assert lo <= exact <= hi, (preset, players, trump, [hex(int(h)) for h in hands], int(state[PS_TO_PLAY]), w)
+            tight += lo == exact or hi == exact
+    assert tight > 80  # the bounds are often exact: they are really tested

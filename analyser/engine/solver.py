@@ -84,6 +84,7 @@ from .bits import (
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+    PS_VOID_TRUMP,
 )
 from .state import apply, beats, copy_state, legal
 
@@ -406,7 +407,11 @@ def _tt_extra(state, ctx):
     the generation."""
     x = state[PS_TO_PLAY]
     if ctx[C_MODE] == 1:
-        x |= ((ctx[C_W] + 128) << 2) | (1 << 24)
+        # Once the jack of trump is captured (or was never in play) what is still to come does not
+        # depend on w: tests with another w share the entry.
+        if state[PS_JACK_CAPTOR] < 0 and ctx[C_JACK] >= 0:
+            x |= (ctx[C_W] + 256) << 2
+        x |= 1 << 24
     else:
         x |= (state[PS_JACK_CAPTOR] + 1) << 2
         x |= game_points(np.uint64(state[PS_CAPTURED])) << 4
@@ -512,6 +517,20 @@ F_SIZE = 15      # cards out (how big the subtree is, for the table's replacemen
 N_FRAME = 16
 
 TT_OFFSET = 2048  # table bounds are packed in 12 bits each
+CHEAPEST_FIRST = np.array([0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 8], dtype=np.int64)  # ranks by Game points
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cheapest(cards, suit, k):
+    """Game points of the `k` cheapest of `cards` (all of `suit`), or of all of them if fewer."""
+    total = 0
+    for r in CHEAPEST_FIRST:
+        if k == 0:
+            break
+        if cards & bit(suit * 13 + r):
+            total += GAME_VALUE[r]
+            k -= 1
+    return total
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -552,15 +571,65 @@ def _node_bounds(state, ctx, acc):
     rest = game_points(out)
     lo = acc + game_points(sure_mine)
     hi = acc + rest - game_points(sure_theirs)
+    # The leader's side may draw trumps and cash: the leader's trumps above every other trump out
+    # win a trick each and keep the lead, and every other seat holding trump must play one to each;
+    # if that leaves the other side without trumps, every trump of the leader's side wins its trick
+    # whenever played, and the leader's cards at the top of a plain suit win one after another. Each
+    # seat of the other side gives up at least its cheapest cards of each suit, as many as the leader
+    # leads of it (or all it has: what it has run out of went to those tricks already).
+    leader = state[PS_TO_PLAY]
+    lside = side_of(leader, n)
+    lead_hand = np.uint64(state[PS_HAND + leader])
+    trump = state[PS_TRUMP]
+    run = 0
+    if lead_hand & tm:
+        above = out & tm & ~lead_hand
+        run = popcount(lead_hand & tm & ~((bit(highest_card(above)) << U1) - U1)) if above else popcount(lead_hand & tm)
+    drawn = True
+    forced_jack = False
+    forced = 0
+    for o in range(n):
+        ts = np.uint64(state[PS_HAND + o]) & tm
+        if side_of(o, n) != lside and ts:
+            if popcount(ts) > run:
+                drawn = False
+            elif ctx[C_JACK] >= 0 and ts & bit(ctx[C_JACK]):
+                forced_jack = True
+            forced += _cheapest(ts, trump, run)
+    if drawn:
+        side_x = mine if lside == ps else theirs
+        forced += game_points(side_x & tm & ~(sure_mine if lside == ps else sure_theirs))
+        forced_jack = ctx[C_JACK] >= 0 and (out & bit(ctx[C_JACK])) != 0
+        # (Where a seat without the led suit must trump, a partner could be made to take the lead.)
+        cash = state[PS_VOID_TRUMP] == 0 or not (side_x & tm & ~lead_hand)
+        for suit in range(4):
+            if suit == trump or not cash:
+                continue
+            k = 0
+            m = out & suit_mask(suit)
+            while m and (lead_hand & bit(highest_card(m))):
+                top = highest_card(m)
+                forced += GAME_VALUE[top % 13]
+                m &= ~bit(top)
+                k += 1
+            if k > 0:
+                for o in range(n):
+                    if side_of(o, n) != lside:
+                        forced += _cheapest(np.uint64(state[PS_HAND + o]) & suit_mask(suit), suit, k)
     jack = ctx[C_JACK]
+    w = ctx[C_W]
+    jack_lo = 0
+    jack_hi = 0
     if jack >= 0 and out & bit(jack):
-        w = ctx[C_W]
         jb = bit(jack)
         if sure_mine & jb:
-            return lo + w, hi + w
-        if not (sure_theirs & jb):
-            return lo + min(0, w), hi + max(0, w)
-    return lo, hi
+            jack_lo, jack_hi = w, w
+        elif not (sure_theirs & jb):
+            jack_lo, jack_hi = min(0, w), max(0, w)
+    # Drawing trumps is the leader's side's choice: it bounds the position on that side's behalf only.
+    if lside == ps:
+        return max(lo + jack_lo, lo + forced + (w if forced_jack else jack_lo)), hi + jack_hi
+    return lo + jack_lo, min(hi + jack_hi, hi - forced + (0 if forced_jack else jack_hi))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -831,6 +900,19 @@ def value_at_least(states, moves, frames, tt, ctx, d, t):
 
 
 @njit(cache=True, _nrt=False)
+def playout_guess(states, moves, ctx, d):
+    """A first guess at the value of states[d]: the deal played out by every seat taking the card
+    `order_moves` puts first (the last ply of `states` and `moves` is the scratch)."""
+    k = states.shape[0] - 1
+    st = states[k]
+    copy_state(st, states[d])
+    while st[PS_TRICK_NO] < st[PS_N_TRICKS]:
+        order_moves(st, moves, k, -1, ctx[C_JACK], ctx)
+        apply(st, moves[k, 0])
+    return final_value(st, ctx)
+
+
+@njit(cache=True, _nrt=False)
 def value_of(states, moves, frames, tt, ctx, d, guess):
     """The exact value of states[d] for the perspective side: with two sides by tests of
     `value_at_least` (the first at `guess`, then halving), with three by `mtdf`."""
@@ -839,13 +921,19 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
     ctx[C_MODE] = 0
     lo, hi = bounds(states[d], ctx)
     t = min(max(guess, lo + 1), hi)
+    tests = 0
     while lo < hi:
         if value_at_least(states, moves, frames, tt, ctx, d, t):
             lo = t
+            nxt = t + 1
         else:
             hi = t - 1
+            nxt = t - 1
         ctx[C_MODE] = 0
-        t = (lo + hi + 1) // 2
+        tests += 1
+        # The second test next to the first (the guess is usually close), then halving.
+        t = nxt if tests == 1 else (lo + hi + 1) // 2
+        t = min(max(t, lo + 1), hi)
     return lo
 
 
@@ -874,9 +962,8 @@ def solve_value(state, rules, states, moves, frames, tt, ctx):
     _use_table(tt, ctx, state)
     prepare(state, rules, ctx)
     copy_state(states[0], state)
-    lo, hi = bounds(state, ctx)
     # np.int64(0), not 0: a literal argument makes numba compile the search again for each constant
-    return value_of(states, moves, frames, tt, ctx, np.int64(0), (lo + hi + 1) // 2)
+    return value_of(states, moves, frames, tt, ctx, np.int64(0), playout_guess(states, moves, ctx, np.int64(0)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -892,8 +979,7 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
     legal_cards = legal(state)
     out = _out_mask(state)
     jack = ctx[C_JACK]
-    lo, hi = bounds(state, ctx)
-    guess = (lo + hi + 1) // 2
+    guess = playout_guess(states, moves, ctx, np.int64(0))
     best = np.int64(-INF)
     m = legal_cards
     while m:

@@ -10,7 +10,8 @@ each (12 is a deal after two runs with nobody discarding). Each is solved for it
 (``Solver.value``) with the table `allfours solve` sizes for it (``solve.table_bits``: 2**20
 entries, 2**24 above 40 cards; `--table-bits` sets one for all); compilation is excluded
 (one solve first). Times are wall-clock on a machine that may be shared: the median and
-99th percentile, with the search's nodes.
+99th percentile, the total, and the search's nodes (the median and all: a machine's noise does
+not change them).
 Targets (issue 13): 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median,
 4 players with 12 cards ≤ 200 ms median.
 """
@@ -56,7 +57,8 @@ def measure(solver: Solver, positions: list[Position]) -> dict[str, float]:
         nodes.append(solver.nodes)
     ms = np.array(seconds) * 1e3
     return {"n": len(ms), "median_ms": float(np.median(ms)), "p99_ms": float(np.percentile(ms, 99)),
-            "max_ms": float(ms.max()), "median_nodes": float(np.median(nodes)), "p99_nodes": float(np.percentile(nodes, 99))}
+            "max_ms": float(ms.max()), "total_s": float(ms.sum() / 1e3), "median_nodes": float(np.median(nodes)),
+            "p99_nodes": float(np.percentile(nodes, 99)), "total_nodes": int(sum(nodes))}
 
 
 def main() -> None:
@@ -86,10 +88,11 @@ def main() -> None:
         print(json.dumps(results, indent=1))
         return
     print("open-hand solver, one thread, trinidad rules, whole deals from the first lead (compilation excluded)")
-    print(f"{'positions':<22} {'n':>5} {'median':>10} {'p99':>10} {'max':>10} {'nodes (median)':>15}  target")
+    print(f"{'positions':<22} {'n':>5} {'median':>10} {'p99':>10} {'max':>10} {'total':>9} {'nodes (median)':>15} "
+          f"{'nodes (all)':>14}  target")
     for name, r in results.items():
         print(f"{name:<22} {r['n']:>5} {r['median_ms']:>7.3f} ms {r['p99_ms']:>7.2f} ms {r['max_ms']:>7.1f} ms "
-              f"{r['median_nodes']:>15,.0f}  {r['target']}")
+              f"{r['total_s']:>7.2f} s {r['median_nodes']:>15,.0f} {r['total_nodes']:>14,}  {r['target']}")
 
 
 if __name__ == "__main__":

@@ -352,6 +352,18 @@ def order_moves(state, moves, d, first, jack, ctx):
     best_card = state[PS_BEST_CARD]
     mine = side_of(seat, n)
     partner_wins = led >= 0 and side_of(state[PS_BEST_SEAT], n) == mine
+    stands = partner_wins
+    if partner_wins:
+        # Does the partner's card stand? No seat still to play holds a card that beats it.
+        later = n - 1 - popcount(np.uint64(state[PS_TRICK_MASK]))
+        for k in range(1, later + 1):
+            h = np.uint64(state[PS_HAND + (seat + k) % n])
+            while h:
+                c = lowest_card(h)
+                h &= h - U1
+                if beats(c, best_card, led, trump):
+                    stands = False
+                    break
     k = 0
     m = legal_cards
     while m:
@@ -372,7 +384,7 @@ def order_moves(state, moves, d, first, jack, ctx):
                 score = 100 - rank  # overtaking a partner: rarely right
             else:
                 score = 600 + 3 * pts - rank + (30 if c == jack else 0)
-        elif partner_wins:
+        elif stands:
             score = 400 + 4 * pts + (30 if c == jack else 0) - rank
         else:
             score = 300 - 4 * pts - rank - (30 if c == jack else 0) - (20 if c // 13 == trump else 0)
@@ -432,6 +444,26 @@ def _pext_x86(typingctx, src, mask):
         return builder.call(fn, args)
 
     return types.uint64(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def _prefetch_row(typingctx, arr, row):
+    """Hint the processor to fetch arr[row, 0]'s cache line (llvm.prefetch): the table is probed a
+    little later, after the static bounds, and a probe is usually a cache miss."""
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, row), codegen
 
 
 @njit(cache=True, _nrt=False)
@@ -666,20 +698,18 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
         return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
     if ctx[C_MODE] == 1 and state[PS_LED] < 0 and popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]])) == 1:
         return _last_trick(state, ctx, acc), True
-    if state[PS_LED] < 0:
-        lo, hi = _node_bounds(state, ctx, acc)
-        if lo >= beta or lo == hi:
-            return np.int64(lo), True
-        if hi <= alpha:
-            return np.int64(hi), True
-    else:
-        lo, hi = np.int64(-INF), np.int64(INF)
     first = -1
     idx = -1
     if state[PS_LED] < 0:
         out = canonical_key(state)
         extra = _tt_extra(state, ctx)
         idx = _tt_index(out, extra, ctx) & ~1
+        _prefetch_row(tt, idx)
+        lo, hi = _node_bounds(state, ctx, acc)
+        if lo >= beta or lo == hi:
+            return np.int64(lo), True
+        if hi <= alpha:
+            return np.int64(hi), True
         frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
         frames[d, F_SIZE] = popcount(_out_mask(state))
@@ -697,6 +727,8 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
                 return np.int64(lo), True
             if hi <= alpha:
                 return np.int64(hi), True
+    else:
+        lo, hi = np.int64(-INF), np.int64(INF)
     if lo > alpha:
         alpha = lo
     if hi < beta:

@@ -339,6 +339,18 @@ def representative(card, legal_cards, out, jack):
         card = h
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def beaters_of(best, led, trump):
+    """The cards that would take a trick from `best`, the card winning it, `led` the suit led (as
+    ``state.beats`` rules: a higher trump; if `best` is no trump, any trump or a higher card of its suit,
+    which is the suit led)."""
+    above = ~((bit(best) << U1) - U1)
+    tm = suit_mask(trump)
+    if best // 13 == trump:
+        return tm & above
+    return tm | (suit_mask(led) & above)
+
+
 @njit(cache=True, _nrt=False)
 def order_moves(state, moves, d, first, jack, ctx):
     """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
@@ -355,15 +367,10 @@ def order_moves(state, moves, d, first, jack, ctx):
     stands = partner_wins
     if partner_wins:
         # Does the partner's card stand? No seat still to play holds a card that beats it.
-        later = n - 1 - popcount(np.uint64(state[PS_TRICK_MASK]))
-        for k in range(1, later + 1):
-            h = np.uint64(state[PS_HAND + (seat + k) % n])
-            while h:
-                c = lowest_card(h)
-                h &= h - U1
-                if beats(c, best_card, led, trump):
-                    stands = False
-                    break
+        later = np.uint64(0)
+        for k in range(1, n - popcount(np.uint64(state[PS_TRICK_MASK]))):
+            later |= np.uint64(state[PS_HAND + (seat + k) % n])
+        stands = not (later & beaters_of(best_card, led, trump))
     k = 0
     m = legal_cards
     while m:
@@ -549,15 +556,18 @@ F_SIZE = 15      # cards out (how big the subtree is, for the table's replacemen
 N_FRAME = 16
 
 TT_OFFSET = 2048  # table bounds are packed in 12 bits each
-CHEAPEST_FIRST = np.array([0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 8], dtype=np.int64)  # ranks by Game points
+POINT_RANKS_CHEAPEST_FIRST = np.array([9, 10, 11, 12, 8], dtype=np.int64)  # J, Q, K, A, T
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _cheapest(cards, suit, k):
     """Game points of the `k` cheapest of `cards` (all of `suit`), or of all of them if fewer."""
+    if k <= 0:
+        return 0
+    k -= popcount(cards & LOW_CARDS)  # the 2s-9s are worth nothing
     total = 0
-    for r in CHEAPEST_FIRST:
-        if k == 0:
+    for r in POINT_RANKS_CHEAPEST_FIRST:
+        if k <= 0:
             break
         if cards & bit(suit * 13 + r):
             total += GAME_VALUE[r]

@@ -422,14 +422,11 @@ def order_moves(state, moves, d, first, jack, ctx):
 @njit(cache=True, _nrt=False, inline="always")
 def _tt_extra(state, ctx):
     """The table key besides the cards out: the seat to lead and what the rest of the deal is
-    worth with (mode 0: the jack's captor and the card points of sides 0 and 1; mode 1: w), and
-    the generation."""
+    worth with (mode 0: the jack's captor and the card points of sides 0 and 1), the mode and the
+    generation."""
     x = state[PS_TO_PLAY]
     if ctx[C_MODE] == 1:
-        # Once the jack of trump is captured (or was never in play) what is still to come does not
-        # depend on w: tests with another w share the entry.
-        if state[PS_JACK_CAPTOR] < 0 and ctx[C_JACK] >= 0:
-            x |= (ctx[C_W] + 256) << 2
+        # Not w: an entry holds the w it was found with, and serves tests with any other (`_w_shift`).
         x |= 1 << 24
     else:
         x |= (state[PS_JACK_CAPTOR] + 1) << 2
@@ -556,6 +553,20 @@ F_SIZE = 15      # cards out (how big the subtree is, for the table's replacemen
 N_FRAME = 16
 
 TT_OFFSET = 2048  # table bounds are packed in 12 bits each
+# An entry's last word: the cards out (the subtree's size) and the w its bounds were found with.
+SIZE_MASK = 255
+W_SHIFT = 8
+W_OFFSET = 1024
+SIZE_W_DEPENDS = 256  # in a frame's F_SIZE: the jack is still to be captured, so the value depends on w
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _w_shift(word, w):
+    """How far bounds found with the entry's w move for this w while the jack is still to be captured:
+    the value never falls as w grows (the jack adds w once, if at all), and grows by at most the
+    difference; so (lower, upper) change by (min(0, dw), max(0, dw))."""
+    dw = w - ((word >> W_SHIFT) - W_OFFSET)
+    return min(0, dw), max(0, dw)
 POINT_RANKS_CHEAPEST_FIRST = np.array([9, 10, 11, 12, 8], dtype=np.int64)  # J, Q, K, A, T
 
 
@@ -722,12 +733,17 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
             return np.int64(hi), True
         frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
-        frames[d, F_SIZE] = popcount(_out_mask(state))
+        pending = ctx[C_MODE] == 1 and ctx[C_JACK] >= 0 and state[PS_JACK_CAPTOR] < 0
+        frames[d, F_SIZE] = popcount(_out_mask(state)) | (SIZE_W_DEPENDS if pending else 0)
         slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
             packed = tt[slot, 2]
             tlo = (packed & 4095) - TT_OFFSET + acc
             thi = ((packed >> 12) & 4095) - TT_OFFSET + acc
+            if pending:
+                dlo, dhi = _w_shift(tt[slot, 3], ctx[C_W])
+                tlo += dlo
+                thi += dhi
             first = ((packed >> 24) & 63) - 1
             if tlo > lo:
                 lo = tlo
@@ -783,7 +799,7 @@ def _child_done(frames, moves, d, v, ctx):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _leave(frames, tt, d):
+def _leave(frames, tt, d, ctx):
     """Node d is finished: store what it learnt at a trick boundary (as bounds on what is still
     to come); its value (fail-soft)."""
     best = frames[d, F_BEST]
@@ -801,17 +817,22 @@ def _leave(frames, tt, d):
         hi -= acc
         out = frames[d, F_OUT]
         extra = frames[d, F_EXTRA]
-        size = frames[d, F_SIZE]
+        size = frames[d, F_SIZE] & SIZE_MASK
+        w = ctx[C_W] if ctx[C_MODE] == 1 else 0
         slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
             packed = tt[slot, 2]
             olo = (packed & 4095) - TT_OFFSET
             ohi = ((packed >> 12) & 4095) - TT_OFFSET
+            if frames[d, F_SIZE] & SIZE_W_DEPENDS:
+                dlo, dhi = _w_shift(tt[slot, 3], w)
+                olo += dlo
+                ohi += dhi
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
-        elif (tt[idx, 1] >> GEN_SHIFT) != (extra >> GEN_SHIFT) or size >= tt[idx, 3]:
+        elif (tt[idx, 1] >> GEN_SHIFT) != (extra >> GEN_SHIFT) or size >= (tt[idx, 3] & SIZE_MASK):
             # The bucket's first entry is kept for the bigger subtree (or this search): the one it
             # holds now moves to the second, which always takes what comes.
             for k in range(TT_WORDS):
@@ -822,7 +843,7 @@ def _leave(frames, tt, d):
         tt[slot, 0] = out
         tt[slot, 1] = extra
         tt[slot, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
-        tt[slot, 3] = size
+        tt[slot, 3] = size | ((w + W_OFFSET) << W_SHIFT)
     return best
 
 
@@ -849,7 +870,7 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
                 d -= 1
                 if not _child_done(frames, moves, d, v, ctx):
                     break
-                v = _leave(frames, tt, d)
+                v = _leave(frames, tt, d, ctx)
         # Node d tries its next move.
         i = frames[d, F_NEXT]
         frames[d, F_NEXT] = i + 1

@@ -30,8 +30,9 @@ The search is fail-soft alpha-beta on the play state's own kernels (``legal``,
 ``apply``, ``copy_state``), on an explicit stack (numba's cache cannot reload a
 self-recursive kernel), by null-window searches:
 
-* **two sides**: the value is found by tests "is it at least t?" (a guess, then
-  halving the range the bounds leave, at most -7..7). Each test is turned into a
+* **two sides**: the value is found by tests "is it at least t?" (the first at the
+  value of a quick playout, ``playout_guess``; the second next to it; then halving the
+  range the bounds leave, at most -7..7). Each test is turned into a
   question of card points alone: "can this side capture at least theta of the card
   points still out, counting the jack of trump as w more?" (``value_at_least``:
   theta and w follow from t, the points captured so far and the jack's worth to each
@@ -47,19 +48,22 @@ and:
   ``PS_START``); the key goes further and counts the 2s to 9s of each hand only by
   their order among the low cards out (``canonical_key``: positions that differ in
   which low cards were played, but not in who holds what in what order, are the same
-  position), plus the seat to lead and what the rest is scored with (w; or the
-  captured points and the jack's captor). An entry holds a lower and an upper bound
-  on what is still to come and the best lead; entries are tagged with a generation,
+  position), plus the seat to lead (and, with three players, the captured points and
+  the jack's captor). An entry holds a lower and an upper bound on what is still to
+  come, the best lead and the w they were found with: while the jack is still to be
+  captured they bound a test with another w too, moved by the difference one way
+  (``_w_shift``). Entries are tagged with a generation,
   so a new position needs no clearing. The key is a 64-bit hash (with the rest
   compared exactly): two positions would have to agree on 64 random bits to be
   confused;
 * **static bounds** at trick boundaries (in mid-trick nothing has changed): High and
   Low are known; the card points still out go to one side or the other, except that a
   trump above every trump the other side still has wins its trick for its side; the
-  jack likewise; a window outside the bounds is cut at once;
+  jack likewise; and the side on lead may draw trumps and cash (``_node_bounds``); a
+  window outside the bounds is cut at once;
 * **move ordering**: the table's lead first, then winners of the trick (the cheapest
-  first) for the side not winning it, Game points onto a partner's winning card, low
-  cards otherwise; ties broken by a history of the cards that caused cut-offs;
+  first) for the side not winning it, Game points onto a partner's winning card that
+  no later seat can beat, low cards otherwise; ties broken by a history of the cards that caused cut-offs;
 * **equivalent cards** searched once: two legal cards of one suit with no card
   between them among the cards still out (the hands and the current trick) and the
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the

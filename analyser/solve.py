@@ -101,23 +101,24 @@ class Solution:
         return {"seat": self.seat, "value": self.value, "cards": dict(self.cards)}
 
 
-# Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, up to
-# 2**BIG_TABLE_BITS entries (32 bytes each: 512 MiB). On 11-card 4-player deals (44 cards) the default's
-# 2**20 entries thrash: the slowest of four (`scripts/solver_bench.py --deals 0 --big 4 --big-cards 11
-# --seed 3 --table-bits B`) took 1,276 s and 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s
-# with 2**23 and 433 s with 2**24 (3.3 billion nodes; 2**25 the same nodes: a search uses at most
-# 2**(2 + cards out / 2) entries). The other three took 2.0, 0.9 and 0.0 s with 2**20 and 3.4, 1.0 and 0.0 s
-# with 2**24, part of that the first touch of the bigger table's pages. Up to 40 cards a bigger table only costs cache misses (10-card deals: the same nodes with 2**16,
-# 2**20 or 2**24 entries).
-BIG_HANDS = 40
+# Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, as big as a search
+# uses (2**(2 + cards out / 2) entries, ``solver._use_table``), up to 2**BIG_TABLE_BITS entries (32 bytes
+# each: 512 MiB). On 11-card 4-player deals (44 cards) the default's 2**20 entries thrash: the slowest of
+# four (`scripts/solver_bench.py --deals 0 --big 4 --big-cards 11 --seed 3 --table-bits B`) took 1,276 s and
+# 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s with 2**23 and 433 s with 2**24 (3.3 billion
+# nodes); the other three took 2.0, 0.9 and 0.0 s with 2**20 and 3.4, 1.0 and 0.0 s with 2**24, part of that
+# the first touch of the bigger table's pages. On twelve 10-card deals (40 cards; `--big 12 --big-cards 10
+# --seed 1`) 2**22 entries (128 MiB) take 279 million nodes against 349 million with 2**20 (41 s against
+# 49 s); at 9 cards and below a search uses no more than 2**20.
+BIG_HANDS = 36
 BIG_TABLE_BITS = 24
 
 
 def table_bits(cards_held: int) -> int:
     """Bits of index of the table for a position with `cards_held` cards in the hands.
 
-    >>> table_bits(24), table_bits(40), table_bits(44), table_bits(48)
-    (20, 20, 24, 24)
+    >>> table_bits(24), table_bits(36), table_bits(40), table_bits(44), table_bits(48)
+    (20, 20, 22, 24, 24)
     """
     if cards_held <= BIG_HANDS:
         return DEFAULT_TT_BITS

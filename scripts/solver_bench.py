@@ -8,7 +8,7 @@ seat 0 to lead) under trinidad rules (hang jack): `--deals` of 4 players with 6 
 each and of 2 players with 6 cards, and `--big` of 4 players with `--big-cards` cards
 each (12 is a deal after two runs with nobody discarding). Each is solved for its value
 (``Solver.value``) with the table `allfours solve` sizes for it (``solve.table_bits``: 2**20
-entries, 2**24 above 40 cards; `--table-bits` sets one for all); compilation is excluded
+entries, 2**22 for 40 cards, 2**24 above; `--table-bits` sets one for all); compilation is excluded
 (one solve first). Times are wall-clock on a machine that may be shared: the median and
 99th percentile, the total, and the search's nodes (the median and all: a machine's noise does
 not change them).

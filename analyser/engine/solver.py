@@ -63,7 +63,8 @@ and:
   window outside the bounds is cut at once;
 * **move ordering**: the table's lead first, then winners of the trick (the cheapest
   first) for the side not winning it, Game points onto a partner's winning card that
-  no later seat can beat, low cards otherwise; ties broken by a history of the cards that caused cut-offs;
+  no later seat can beat, low cards otherwise; ties broken by a history of the cards
+  that caused cut-offs;
 * **equivalent cards** searched once: two legal cards of one suit with no card
   between them among the cards still out (the hands and the current trick) and the
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the
@@ -88,7 +89,6 @@ from .bits import (
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
-    PS_VOID_TRUMP,
 )
 from .state import apply, beats, copy_state, legal
 
@@ -571,6 +571,8 @@ def _w_shift(word, w):
     difference; so (lower, upper) change by (min(0, dw), max(0, dw))."""
     dw = w - ((word >> W_SHIFT) - W_OFFSET)
     return min(0, dw), max(0, dw)
+
+
 POINT_RANKS_CHEAPEST_FIRST = np.array([9, 10, 11, 12, 8], dtype=np.int64)  # J, Q, K, A, T
 
 
@@ -657,8 +659,12 @@ def _node_bounds(state, ctx, acc):
         side_x = mine if lside == ps else theirs
         forced += game_points(side_x & tm & ~(sure_mine if lside == ps else sure_theirs))
         forced_jack = ctx[C_JACK] >= 0 and (out & bit(ctx[C_JACK])) != 0
-        # (Where a seat without the led suit must trump, a partner could be made to take the lead.)
-        cash = state[PS_VOID_TRUMP] == 0 or not (side_x & tm & ~lead_hand)
+        # A partner left with trumps could have to trump a top card (without the led suit, holding only
+        # trumps or under void_play = trump) and take the lead: only cash when the drawing took them all.
+        cash = True
+        for o in range(n):
+            if o != leader and side_of(o, n) == lside and popcount(np.uint64(state[PS_HAND + o]) & tm) > run:
+                cash = False
         for suit in range(4):
             if suit == trump or not cash:
                 continue

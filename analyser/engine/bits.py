@@ -73,6 +73,12 @@ def bit(card):
 
 
 @njit(cache=True, _nrt=False)
+def cards_above(card):
+    """Every card of a higher index than `card` (in its suit, the higher ranks; then the suits after it)."""
+    return ~((bit(card) << U1) - U1)
+
+
+@njit(cache=True, _nrt=False)
 def suit_mask(suit):
     return SUIT_BITS << np.uint64(13 * suit)
 

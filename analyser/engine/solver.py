@@ -84,7 +84,8 @@ from numba.extending import intrinsic
 
 from ..rules import R_GAME_TIE, R_HANG_JACK
 from .bits import (
-    GAME_VALUE, RANK_JACK, U1, bit, game_points, highest_card, lowest_card, pdep_is_fast, popcount, side_of, suit_mask,
+    GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, pdep_is_fast, popcount, side_of,
+    suit_mask,
 )
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
@@ -324,7 +325,7 @@ def _same_as_next(card, legal_cards, out, jack):
     legal, of the same Game points, neither the jack of trump), or -1."""
     if card == jack:
         return -1
-    above = out & suit_mask(card // 13) & ~((bit(card) << U1) - U1)
+    above = out & suit_mask(card // 13) & cards_above(card)
     if not above:
         return -1
     h = lowest_card(above)
@@ -348,11 +349,10 @@ def beaters_of(best, led, trump):
     """The cards that would take a trick from `best`, the card winning it, `led` the suit led (as
     ``state.beats`` rules: a higher trump; if `best` is no trump, any trump or a higher card of its suit,
     which is the suit led)."""
-    above = ~((bit(best) << U1) - U1)
     tm = suit_mask(trump)
     if best // 13 == trump:
-        return tm & above
-    return tm | (suit_mask(led) & above)
+        return tm & cards_above(best)
+    return tm | (suit_mask(led) & cards_above(best))
 
 
 @njit(cache=True, _nrt=False)
@@ -620,9 +620,9 @@ def _node_bounds(state, ctx, acc):
     if mine & tm:
         if theirs & tm:
             top = highest_card(theirs & tm)
-            sure_mine = mine & tm & ~((bit(top) << U1) - U1)
+            sure_mine = mine & tm & cards_above(top)
             top = highest_card(mine & tm)
-            sure_theirs = theirs & tm & ~((bit(top) << U1) - U1)
+            sure_theirs = theirs & tm & cards_above(top)
         else:
             sure_mine = mine & tm
     else:
@@ -636,6 +636,8 @@ def _node_bounds(state, ctx, acc):
     # whenever played, and the leader's cards at the top of a plain suit win one after another. Each
     # seat of the other side gives up at least its cheapest cards of each suit, as many as the leader
     # leads of it (or all it has: what it has run out of went to those tricks already).
+    jack = ctx[C_JACK]
+    jack_out = jack >= 0 and (out & bit(jack)) != 0
     leader = state[PS_TO_PLAY]
     lside = side_of(leader, n)
     lead_hand = np.uint64(state[PS_HAND + leader])
@@ -643,7 +645,7 @@ def _node_bounds(state, ctx, acc):
     run = 0
     if lead_hand & tm:
         above = out & tm & ~lead_hand
-        run = popcount(lead_hand & tm & ~((bit(highest_card(above)) << U1) - U1)) if above else popcount(lead_hand & tm)
+        run = popcount(lead_hand & tm & cards_above(highest_card(above))) if above else popcount(lead_hand & tm)
     drawn = True
     forced_jack = False
     forced = 0
@@ -652,13 +654,13 @@ def _node_bounds(state, ctx, acc):
         if side_of(o, n) != lside and ts:
             if popcount(ts) > run:
                 drawn = False
-            elif ctx[C_JACK] >= 0 and ts & bit(ctx[C_JACK]):
+            elif jack_out and ts & bit(jack):
                 forced_jack = True
             forced += _cheapest(ts, trump, run)
     if drawn:
         side_x = mine if lside == ps else theirs
         forced += game_points(side_x & tm & ~(sure_mine if lside == ps else sure_theirs))
-        forced_jack = ctx[C_JACK] >= 0 and (out & bit(ctx[C_JACK])) != 0
+        forced_jack = jack_out
         # A partner left with trumps could have to trump a top card (without the led suit, holding only
         # trumps or under void_play = trump) and take the lead: only cash when the drawing took them all.
         cash = True
@@ -679,11 +681,10 @@ def _node_bounds(state, ctx, acc):
                 for o in range(n):
                     if side_of(o, n) != lside:
                         forced += _cheapest(np.uint64(state[PS_HAND + o]) & suit_mask(suit), suit, k)
-    jack = ctx[C_JACK]
     w = ctx[C_W]
     jack_lo = 0
     jack_hi = 0
-    if jack >= 0 and out & bit(jack):
+    if jack_out:
         jb = bit(jack)
         if sure_mine & jb:
             jack_lo, jack_hi = w, w

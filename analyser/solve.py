@@ -108,8 +108,8 @@ class Solution:
 # 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s with 2**23 and 433 s with 2**24 (3.3 billion
 # nodes); the other three took 2.0, 0.9 and 0.0 s with 2**20 and 3.4, 1.0 and 0.0 s with 2**24, part of that
 # the first touch of the bigger table's pages. On twelve 10-card deals (40 cards; `--big 12 --big-cards 10
-# --seed 1`) 2**22 entries (128 MiB) take 279 million nodes against 349 million with 2**20 (41 s against
-# 49 s); at 9 cards and below a search uses no more than 2**20.
+# --seed 1`) 2**22 entries (128 MiB) take 281 million nodes against 351 million with 2**20 (44 s against
+# 53 s); at 9 cards and below a search uses no more than 2**20.
 BIG_HANDS = 36
 BIG_TABLE_BITS = 24
 

@@ -116,7 +116,9 @@ C_TT_MASK = 12    # table size - 1 (a power of two)
 C_MODE = 13       # the search's objective: 0 net points, 1 card points with the jack worth C_W more
 C_W = 14
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
-N_CTX = C_HIST + 52
+C_KILLER = C_HIST + 52  # + ply: the lead that last caused a cut-off at that ply, -1
+C_KILLER2 = C_KILLER + MAX_PLIES + 1  # + ply: the one before it (another card), -1
+N_CTX = C_KILLER2 + MAX_PLIES + 1
 
 TT_WORDS = 4      # words per table entry: a bucket of two entries is one cache line
 GEN_SHIFT = 32
@@ -313,6 +315,9 @@ def prepare(state, rules, ctx):
     ctx[C_NODES] = 0
     for i in range(52):
         ctx[C_HIST + i] = 0
+    for i in range(MAX_PLIES + 1):
+        ctx[C_KILLER + i] = -1
+        ctx[C_KILLER2 + i] = -1
     ctx[C_GEN] += 1
 
 
@@ -387,9 +392,15 @@ def order_moves(state, moves, d, first, jack, ctx):
         if c == first:
             score = 1000
         elif led < 0:
-            # Leading: a card no card out can beat in its suit first, then high cards.
+            # Leading: the lead that last refuted a position at this ply (a "killer": the positions one
+            # ply has are much alike), the one before it, then a card no card out can beat in its suit,
+            # then high cards.
             top = highest_card(out & suit_mask(c // 13)) == c
             score = 200 + rank + (40 if top else 0) + (20 if c // 13 == trump else 0)
+            if c == ctx[C_KILLER + d]:
+                score += 100
+            elif c == ctx[C_KILLER2 + d]:
+                score += 50
         elif beats(c, best_card, led, trump):
             if partner_wins:
                 score = 100 - rank  # overtaking a partner: rarely right
@@ -805,6 +816,9 @@ def _child_done(frames, moves, d, v, ctx):
                 frames[d, F_B] = v
     if frames[d, F_A] >= frames[d, F_B]:
         ctx[C_HIST + card] += MAX_PLIES - d  # a cut-off near the root counts more
+        if frames[d, F_IDX] >= 0 and ctx[C_KILLER + d] != card:
+            ctx[C_KILLER2 + d] = ctx[C_KILLER + d]
+            ctx[C_KILLER + d] = card
         return True
     return frames[d, F_NEXT] >= frames[d, F_COUNT]
 

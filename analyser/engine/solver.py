@@ -61,7 +61,8 @@ and:
   trump above every trump the other side still has wins its trick for its side; the
   jack likewise; and the side on lead may draw trumps and cash (``_node_bounds``); a
   window outside the bounds is cut at once;
-* **move ordering**: the table's lead first, then winners of the trick (the cheapest
+* **move ordering**: the table's lead first; at a lead, the two leads that last refuted
+  a position at that ply ("killers") next; then winners of the trick (the cheapest
   first) for the side not winning it, Game points onto a partner's winning card that
   no later seat can beat, low cards otherwise; ties broken by a history of the cards
   that caused cut-offs;

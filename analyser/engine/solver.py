@@ -61,11 +61,11 @@ and:
   trump above every trump the other side still has wins its trick for its side; the
   jack likewise; and the side on lead may draw trumps and cash (``_node_bounds``); a
   window outside the bounds is cut at once;
-* **move ordering**: the table's lead first; at a lead, the two leads that last refuted
-  a position at that ply ("killers") next; then winners of the trick (the cheapest
-  first) for the side not winning it, Game points onto a partner's winning card that
-  no later seat can beat, low cards otherwise; ties broken by a history of the cards
-  that caused cut-offs;
+* **move ordering**: the table's lead first; at a lead, the lead that last refuted a
+  position at that ply (a "killer") next, and the one before it among the cards at the
+  top of their suits; then winners of the trick (the cheapest first) for the side not
+  winning it, Game points onto a partner's winning card that no later seat can beat,
+  low cards otherwise; ties broken by a history of the cards that caused cut-offs;
 * **equivalent cards** searched once: two legal cards of one suit with no card
   between them among the cards still out (the hands and the current trick) and the
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the
@@ -394,8 +394,8 @@ def order_moves(state, moves, d, first, jack, ctx):
             score = 1000
         elif led < 0:
             # Leading: the lead that last refuted a position at this ply (a "killer": the positions one
-            # ply has are much alike), the one before it, then a card no card out can beat in its suit,
-            # then high cards.
+            # ply has are much alike), then cards no card out can beat in their suit, the killer before
+            # the last one among them (+50), then high cards.
             top = highest_card(out & suit_mask(c // 13)) == c
             score = 200 + rank + (40 if top else 0) + (20 if c // 13 == trump else 0)
             if c == ctx[C_KILLER + d]:

@@ -585,6 +585,20 @@ def _w_shift(word, w):
     return min(0, dw), max(0, dw)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _entry_bounds(tt, slot, pending, w):
+    """The (lower, upper) bounds a table entry holds on what is still to come, moved for this w while
+    the jack is still to be captured (`pending`)."""
+    packed = tt[slot, 2]
+    lo = (packed & 4095) - TT_OFFSET
+    hi = ((packed >> 12) & 4095) - TT_OFFSET
+    if pending:
+        dlo, dhi = _w_shift(tt[slot, 3], w)
+        lo += dlo
+        hi += dhi
+    return lo, hi
+
+
 POINT_RANKS_CHEAPEST_FIRST = np.array([9, 10, 11, 12, 8], dtype=np.int64)  # J, Q, K, A, T
 
 
@@ -760,14 +774,10 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
         frames[d, F_SIZE] = popcount(_out_mask(state)) | (SIZE_W_DEPENDS if pending else 0)
         slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
-            packed = tt[slot, 2]
-            tlo = (packed & 4095) - TT_OFFSET + acc
-            thi = ((packed >> 12) & 4095) - TT_OFFSET + acc
-            if pending:
-                dlo, dhi = _w_shift(tt[slot, 3], ctx[C_W])
-                tlo += dlo
-                thi += dhi
-            first = ((packed >> 24) & 63) - 1
+            tlo, thi = _entry_bounds(tt, slot, pending, ctx[C_W])
+            tlo += acc
+            thi += acc
+            first = ((tt[slot, 2] >> 24) & 63) - 1
             if tlo > lo:
                 lo = tlo
             if thi < hi:
@@ -847,13 +857,7 @@ def _leave(frames, tt, d, ctx):
         w = ctx[C_W] if ctx[C_MODE] == 1 else 0
         slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
-            packed = tt[slot, 2]
-            olo = (packed & 4095) - TT_OFFSET
-            ohi = ((packed >> 12) & 4095) - TT_OFFSET
-            if frames[d, F_SIZE] & SIZE_W_DEPENDS:
-                dlo, dhi = _w_shift(tt[slot, 3], w)
-                olo += dlo
-                ohi += dhi
+            olo, ohi = _entry_bounds(tt, slot, (frames[d, F_SIZE] & SIZE_W_DEPENDS) != 0, w)
             if olo > lo:
                 lo = olo
             if ohi < hi:

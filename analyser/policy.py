@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .analysis.vocabulary import ROLES
+from .vocabulary import ROLES
 from .errors import AllFoursError
 from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS

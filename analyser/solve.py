@@ -32,7 +32,8 @@ from .engine.search import cards_in_hands
 from .engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value
 from .engine.state import apply, init_state, is_over, legal
 from .errors import AllFoursError
-from .replay import LogError, _MatchOver, _Referee
+from .referee import LogError, MatchOver, ReachedPlay, UpToPlay
+from .referee.play import illegal_reason
 from .rules import RuleSet
 
 
@@ -191,22 +192,6 @@ def _playable(position: Position) -> None:
 COMPLETE = "the deal is complete: no card is left to play (cut the line at a card decision)"
 
 
-class _ReachedPlay(Exception):
-    pass
-
-
-class _CutReferee(_Referee):
-    """The referee up to trick play: it keeps the hands as play starts and stops there."""
-
-    def _play(self, hands: list[set[int]], trump: int) -> None:
-        sizes = {len(h) for h in hands}
-        if len(sizes) != 1:
-            raise LogError(self.pos, f"hands must be equal before play, not of sizes {sorted(sizes)}")
-        self.start_hands = [set(h) for h in hands]
-        self.trump = trump
-        raise _ReachedPlay
-
-
 def position_from_text(text: str) -> Position:
     """The position at the end of a log line (JSON text)."""
     try:
@@ -220,15 +205,15 @@ def position_from_line(obj: Any) -> Position:
     """The position after the last event of a log line cut in trick play (after ``trump`` and the
     discards, up to any ``play``; ``trick`` events may follow their trick's last card)."""
     try:
-        ref = _CutReferee(obj)
+        ref = UpToPlay(obj)
     except LogError as err:
         raise SolveError(err.reason, err.event) from None
     events = ref.events
     try:
-        ref._line()
-    except _ReachedPlay:
+        ref.line()
+    except ReachedPlay:
         pass
-    except _MatchOver:
+    except MatchOver:
         raise SolveError("the match was won before trick play: there is no play to solve", ref.pos - 1) from None
     except LogError as err:
         if err.event >= len(events) and err.reason.startswith("the log ends early"):
@@ -253,7 +238,7 @@ def position_from_line(obj: Any) -> Position:
     return Position(rules, state)
 
 
-def _walk_play(ref: _CutReferee, state: np.ndarray, events: list[Any]) -> None:
+def _walk_play(ref: UpToPlay, state: np.ndarray, events: list[Any]) -> None:
     """Referee the play and trick events after the start of play, moving `state` on."""
     n = ref.n
     pending = -1  # the winner of a trick just completed, until its trick event
@@ -290,7 +275,7 @@ def _walk_play(ref: _CutReferee, state: np.ndarray, events: list[Any]) -> None:
             raise SolveError(f"seat {seat} plays {card_name(card)}, which it does not hold", i)
         if not int(np.uint64(legal(state))) >> card & 1:
             led = int(state[PS_LED])
-            reason = ref._illegal(seat, card, hand, led, int(state[PS_TRUMP]), int(state[PS_TOP_TRUMP]))
+            reason = illegal_reason(seat, card, hand, led, int(state[PS_TRUMP]), int(state[PS_TOP_TRUMP]))
             raise SolveError(reason, i)
         pending = int(apply(state, card))
 

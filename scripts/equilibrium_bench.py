@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyser.analysis.equilibrium import run_all_scores, run_equilibrium
-from analyser.analysis.equity import equity_table
+from analyser.analysis.bidding.equilibrium import run_all_scores, run_equilibrium
+from analyser.analysis.bidding.equity import equity_table
 from analyser.executor import LocalExecutor
 from analyser.rules import make_rules
 

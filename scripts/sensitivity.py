@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyser.analysis.strategy import run_strategy
+from analyser.analysis.bidding.strategy import run_strategy
 from analyser.rules import make_rules
 
 COLUMNS = ["role", "class_key", "n", "heuristic_recommend", "heuristic_diff", "heuristic_ci_lo", "heuristic_ci_hi",

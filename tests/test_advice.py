@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.advice import (
-    CONTRADICTED, EQUILIBRIUM, INCONCLUSIVE, SUPPORTED, check_advice, claim_give_strong, claim_missing_ace_or_jack,
+from analyser.analysis.claims import CONTRADICTED, INCONCLUSIVE, SUPPORTED
+from analyser.analysis.bidding.advice import (
+    EQUILIBRIUM, check_advice, claim_give_strong, claim_missing_ace_or_jack,
     claim_run_strong_side, claim_zero_trump, equilibrium_claims, holds_ace_and_jack, pooled, share_positive,
     side_subclass_key, trump_strength_of, verdict_above, verdict_positive, verdict_within, weighted_p, weighted_p_ci,
 )
-from analyser.analysis.equilibrium import Bootstrap, Tensor, scheme_codes, scheme_key
+from analyser.analysis.bidding.equilibrium import Bootstrap, Tensor, scheme_codes, scheme_key
 from analyser.engine.bidding import N_TS, TS_N
 from analyser.cards import mask_of, parse_cards
 from analyser.cli import app
@@ -212,7 +213,7 @@ class HandMadeEquilibrium:
 
     @property
     def game(self):  # noqa: ANN201
-        from analyser.analysis.equilibrium import Game
+        from analyser.analysis.bidding.equilibrium import Game
 
         return Game.from_sums(self.tensor.total, False)
 
@@ -250,9 +251,9 @@ def test_the_equilibrium_readings_pool_the_fine_subclasses() -> None:
 
 
 def test_the_equilibrium_readings_at_every_score() -> None:
-    from analyser.analysis.advice import BY_SCORE_MOVES, READINGS, add_by_score, equilibrium_claims, weighted_by_score
-    from analyser.analysis.equilibrium import run_all_scores, run_equilibrium
-    from analyser.analysis.equity import EquityTable
+    from analyser.analysis.bidding.advice import BY_SCORE_MOVES, READINGS, add_by_score, equilibrium_claims, weighted_by_score
+    from analyser.analysis.bidding.equilibrium import run_all_scores, run_equilibrium
+    from analyser.analysis.bidding.equity import EquityTable
     from analyser.executor import LocalExecutor
 
     rules = make_rules("trinidad", players=2, settings=["target=4"])

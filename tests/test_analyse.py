@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.analyse import (
+from analyser.analysis.play.analyse import (
     Settings, Thresholds, analyse, bid_result, read_log, situation, stream,
 )
-from analyser.analysis.cardvalues import Buffers, card_values, cards_left, outcomes, win_probability
-from analyser.analysis.equity import EquityTable
+from analyser.analysis.play.cardvalues import Buffers, card_values, cards_left, outcomes, win_probability
+from analyser.analysis.bidding.equity import EquityTable
 from analyser.cards import parse_card
 from analyser.cli import app
 from analyser.engine.bits import rng_state
@@ -392,7 +392,7 @@ def test_side_filter_and_two_players_with_the_match_win_chance(tmp_path) -> None
 @pytest.fixture
 def flat_table(tmp_path) -> str:
     """An equity folder holding a made-up trinidad table (0.5 everywhere): no table is estimated in a test."""
-    from analyser.analysis.equity import save_table
+    from analyser.analysis.bidding.equity import save_table
 
     rules = make_rules("trinidad")
     folder = tmp_path / "eq"

@@ -149,7 +149,7 @@ def test_an_internal_error_is_not_shown_as_bad_input(monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise error
 
-    monkeypatch.setattr("analyser.analysis.tournament.run_tournament", broken)
+    monkeypatch.setattr("analyser.analysis.play.tournament.run_tournament", broken)
     result = CliRunner().invoke(app, TOURNAMENT)
     assert result.exception is error and result.exit_code == 1
     assert "error:" not in result.stderr
@@ -163,7 +163,7 @@ def test_bad_input_is_one_line(monkeypatch: pytest.MonkeyPatch, error: Exception
     def refuse(*args: object, **kwargs: object) -> None:
         raise error
 
-    monkeypatch.setattr("analyser.analysis.tournament.run_tournament", refuse)
+    monkeypatch.setattr("analyser.analysis.play.tournament.run_tournament", refuse)
     result = CliRunner().invoke(app, TOURNAMENT)
     assert (result.exit_code, result.stderr, result.stdout) == (2, "error: made-up bad input\n", "")
     assert not isinstance(result.exception, AllFoursError)
@@ -186,7 +186,7 @@ def test_ctrl_c_is_interrupted_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("analyser.analysis.tournament.run_tournament", stop)
+    monkeypatch.setattr("analyser.analysis.play.tournament.run_tournament", stop)
     result = CliRunner().invoke(app, TOURNAMENT)
     assert (result.exit_code, result.stderr) == (130, "interrupted\n")
     # a run folder: the one line says how to go on
@@ -214,8 +214,8 @@ def test_the_console_script_path() -> None:
 def test_start_up_does_not_load_the_analysis_modules():
     """`allfours --help` and light commands start fast: pandas, matplotlib and the analysis
     modules load only inside the commands that use them."""
-    code = ("import sys, analyser.cli; heavy = [m for m in ('pandas', 'matplotlib', 'analyser.analysis.advice', "
-            "'analyser.analysis.strategy', 'analyser.analysis.whatif', 'analyser.analysis.equilibrium') "
+    code = ("import sys, analyser.cli; heavy = [m for m in ('pandas', 'matplotlib', 'analyser.analysis.bidding.advice', "
+            "'analyser.analysis.bidding.strategy', 'analyser.analysis.bidding.whatif', 'analyser.analysis.bidding.equilibrium') "
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"

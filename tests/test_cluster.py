@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis import runner, tournament
-from analyser.analysis.equity import estimate_transitions
+from analyser.analysis import runner
+from analyser.analysis.play import tournament
+from analyser.analysis.bidding.equity import estimate_transitions
 from analyser.cli import app
 from analyser.executor import LOADED_SOURCES, DaskExecutor, ExecutorError, LocalExecutor, Task, run_task
 from analyser.rules import make_rules

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from analyser.engine.layout import I_EXHAUSTED, I_RUNS, I_TRICKS, I_WINNER
-from analyser.replay import referee_line
+from analyser.referee import referee_line
 from analyser.rules import make_rules
 
 from engine_fixtures import fixed_deck, play_fixed, points_of

@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import linprog
 from typer.testing import CliRunner
 
-from analyser.analysis.equilibrium import (
+from analyser.analysis.bidding.equilibrium import (
     Game, Tensor, bootstrap, chunk_rngs, payoff_tensor, reference_row, scheme_codes, solve_cfr, solve_lp,
 )
 from analyser.cli import app
@@ -481,7 +481,7 @@ def test_another_lp_reading_the_tensor_file_finds_the_value(tmp_path: Path) -> N
 
 
 def test_coarse_and_fine_on_the_same_deals() -> None:
-    from analyser.analysis.equilibrium import compare_schemes, run_equilibrium
+    from analyser.analysis.bidding.equilibrium import compare_schemes, run_equilibrium
 
     rules = make_rules("trinidad", settings=["target=5"])
     coarse = run_equilibrium(rules, "heuristic", 4000, 2, "coarse", resamples=30, threads=2)

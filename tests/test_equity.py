@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.equity import (
+from analyser.analysis.bidding.equity import (
     cached_table,
     equity_table,
     estimate_equity,

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import analyser
-from analyser.analysis import equity
-from analyser.analysis.equity import cached_table, equity_folder, equity_table, estimate_equity, save_table
+from analyser.analysis.bidding import equity
+from analyser.analysis.bidding.equity import cached_table, equity_folder, equity_table, estimate_equity, save_table
 from analyser.cache import cache_root
 from analyser.cli import app
 from analyser.rules import make_rules

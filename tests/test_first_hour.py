@@ -24,8 +24,8 @@ import typer
 from typer.testing import CliRunner
 
 from analyser.analysis.stats import wilson_ci
-from analyser.analysis.strategy import parse_side_score, side_scores
-from analyser.analysis.whatif import decider_score, make_situation
+from analyser.analysis.bidding.strategy import parse_side_score, side_scores
+from analyser.analysis.bidding.whatif import decider_score, make_situation
 from analyser.cli import app
 from analyser.cli import options
 from analyser.engine import cache_is_cold
@@ -58,8 +58,8 @@ REFUSED = [
     (["equity", "--players", "2", "--out", "{folder}", "--plot", "{file}"], "--plot", "file"),
 ]
 
-WORK = ("analyser.analysis.runner.run", "analyser.analysis.strategy.run_strategy", "analyser.analysis.advice.check_advice",
-        "analyser.report.build.build_report", "analyser.analysis.whatif.what_if", "analyser.analysis.equity.equity_table")
+WORK = ("analyser.analysis.runner.run", "analyser.analysis.bidding.strategy.run_strategy", "analyser.analysis.bidding.advice.check_advice",
+        "analyser.report.build.build_report", "analyser.analysis.bidding.whatif.what_if", "analyser.analysis.bidding.equity.equity_table")
 
 
 @pytest.mark.parametrize("args,option,kind", REFUSED, ids=[f"{a[0]} {o}" for a, o, _ in REFUSED])
@@ -103,7 +103,7 @@ def test_an_output_that_cannot_be_written_fails_at_once(tmp_path, monkeypatch, w
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a-file").write_text("x")
     path = where.format(tmp=tmp_path)
-    monkeypatch.setattr("analyser.analysis.equity.equity_table",
+    monkeypatch.setattr("analyser.analysis.bidding.equity.equity_table",
                         lambda *a, **k: pytest.fail("a table was built before the folder was checked"))
     result = runner.invoke(app, ["whatif", "--hand", HAND, "--turnup", "KS", "--equity-dir", path])
     assert result.exit_code == 2
@@ -177,8 +177,8 @@ def test_building_an_equity_table_is_announced(tmp_path, monkeypatch):
     def stop(*args, **kwargs):
         raise AllFoursError("stopped before the table")
 
-    monkeypatch.setattr("analyser.analysis.equity.cached_table", lambda *a, **k: None)
-    monkeypatch.setattr("analyser.analysis.equity.equity_table", stop)
+    monkeypatch.setattr("analyser.analysis.bidding.equity.cached_table", lambda *a, **k: None)
+    monkeypatch.setattr("analyser.analysis.bidding.equity.equity_table", stop)
     result = runner.invoke(app, ["whatif", "--hand", HAND, "--turnup", "KS", "--threads", "2"])
     notice, last = errors(result)
     assert notice == ("building the match-equity table for trinidad, 4 players (first use, about 20 s); it is kept "

@@ -11,7 +11,7 @@ from analyser.engine.state import apply, init_state, legal
 from analyser.engine.heuristic import heuristic_beg, heuristic_card, heuristic_discard, heuristic_give
 from analyser.engine.layout import K_HEURISTIC, N_STATE, PS_PLAYED, PS_TO_PLAY
 from analyser.policy import PARAMS_BY_KIND, PolicyError, parse_policy, seat_policies
-from analyser.replay import referee_line
+from analyser.referee import referee_line
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.play_advice import TIPS, check_play_advice
+from analyser.analysis.play.play_advice import TIPS, check_play_advice
 from analyser.cards import card_name, parse_card, parse_cards
 from analyser.cli import app
 from analyser.engine.bits import rng_state
@@ -22,7 +22,7 @@ from analyser.engine.tipcheck import TO_FOLLOWED, TO_SITUATIONS, observe_tips
 from analyser.engine.tips import N_CARD_TIPS, N_TIPS, TIP_SLOTS, strong_side_suit, tip_masks
 from analyser.executor import LocalExecutor
 from analyser.policy import parse_policy, seat_policies
-from analyser.replay import referee_line
+from analyser.referee import referee_line
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from analyser.policy import seat_policies
-from analyser.replay import LogError, referee_line
+from analyser.referee import LogError, referee_line
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 

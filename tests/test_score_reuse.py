@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyser.analysis.equilibrium import (
+from analyser.analysis.bidding.equilibrium import (
     OPEN_TARGET, SCORES_STREAM, chunk_rngs, reference_row, run_all_scores, score_tensors,
 )
-from analyser.analysis.equity import EquityTable
+from analyser.analysis.bidding.equity import EquityTable
 from analyser.engine.bidding import (
     BC_DEALS, BC_KICK_ENDED, BC_TRIES, N_BC, N_TS, SCHEME_COARSE, TS_N, TS_REF_BEG, TS_REF_GIVE, TS_SQ, TS_SUM,
     bid_class, score_tensors as kernel,

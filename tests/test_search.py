@@ -18,7 +18,7 @@ from analyser.engine.search import (
 )
 from analyser.engine.state import apply, init_state, is_over, legal
 from analyser.policy import parse_policy, seat_policies
-from analyser.replay import referee_line
+from analyser.referee import referee_line
 from analyser.rules import make_rules
 from analyser.simulate import chunk_rngs, iter_log_lines
 from analyser.solve import Position, Solver
@@ -220,7 +220,7 @@ def test_search_players_bid_by_the_tuned_tables_the_heuristics_rules_by_default(
 
 
 def test_strategy_tables_with_pimc_playing_the_cards():
-    from analyser.analysis.strategy import run_strategy
+    from analyser.analysis.bidding.strategy import run_strategy
     result = run_strategy(make_rules("trinidad", players=2), "pimc:worlds=2", deals=60, seed=2, rounds=1, threads=1)
     eldest = result.final("eldest")
     assert eldest["n"].sum() == 60 and set(eldest["recommend"]) <= {"stand", "beg", ""}  # "": a class never dealt

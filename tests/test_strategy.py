@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.strategy import class_sums, read_run, round_gain, round_table, run_strategy, side_scores
-from analyser.analysis.vocabulary import ROLES
-from analyser.analysis.whatif import make_situation, run_batch
+from analyser.analysis.bidding.strategy import class_sums, read_run, round_gain, round_table, run_strategy, side_scores
+from analyser.vocabulary import ROLES
+from analyser.analysis.bidding.whatif import make_situation, run_batch
 from analyser.cli import app
 from analyser.engine.decisions import (
     CLASSING_HAND, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_D_POLICY_B, CS_DD, CS_DD_POLICY_B, CS_N, CS_POLICY_B,

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis import tournament
+from analyser.analysis.play import tournament
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.matches import play_match
 from analyser.policy import seat_policies
 from analyser.rules import make_rules
-from analyser.analysis.tournament import TournamentError, ratio, run_tournament, win_rate
+from analyser.analysis.play.tournament import TournamentError, ratio, run_tournament, win_rate
 
 
 def test_a_match_ends_when_exactly_one_side_reaches_the_target():

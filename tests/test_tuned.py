@@ -17,7 +17,7 @@ from analyser.engine.policies import decide_beg, decide_give
 from analyser.policy import (
     PolicyError, default_row, parse_policy, read_tuned, seat_policies, tuned_document, tuned_row, tuned_tables,
 )
-from analyser.replay import referee_line
+from analyser.referee import referee_line
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from analyser.cli import app
 from analyser.engine.layout import I_FIRST_KICK, W_HANG_JACK, W_JACK
-from analyser.replay import LogError, referee_line
+from analyser.referee import LogError, referee_line
 from analyser.rules import make_rules
 
 from engine_fixtures import fixed_deck, play_fixed

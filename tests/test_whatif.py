@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.analysis.whatif import make_situation, run_batch, what_if
+from analyser.analysis.bidding.whatif import make_situation, run_batch, what_if
 from analyser.cards import CardError, mask_of, parse_cards
 from analyser.cli import app
 from analyser.engine.bits import rng_state

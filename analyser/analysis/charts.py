@@ -12,6 +12,7 @@ probabilities by score for a few hand classes, one panel each.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -20,9 +21,11 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..engine.evaluator import decode_class
-from .equity import EquityTable
 from .stats import Z95, running_estimates
-from .vocabulary import ROLE
+from ..vocabulary import ROLE
+
+if TYPE_CHECKING:  # a type only: the base imports nothing from the questions above it
+    from .bidding.equity import EquityTable
 
 
 def _save(fig: Figure, path: Path) -> Path:

@@ -46,7 +46,7 @@ from ..policy import seat_policies
 from ..rules import RuleSet, rules_from_log
 from ..simulate import NO_EVENTS, NO_META, chunk_rngs, chunk_sizes
 from .stats import Z95, wilson_ci
-from .vocabulary import ELDEST
+from ..vocabulary import ELDEST
 
 META_FORMAT = "allfours-run/1"
 SUMMARY_FORMAT = "allfours-summary/1"

@@ -15,7 +15,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.advice import AdviceResult, Claim
+    from ..analysis.bidding.advice import AdviceResult, Claim
 
 EQUILIBRIUM = ADVICE_METHODS[1]
 
@@ -194,9 +194,9 @@ def check_advice(
     deals and matches with the switch on and off for one side (method "duplicated deals").
     An existing non-empty --out folder is refused unless --force.
     """
-    from ..analysis import advice
-    from ..analysis.play_advice import default_observe_deals
-    from ..analysis.strategy import parse_side_score
+    from ..analysis.bidding import advice
+    from ..analysis.play.play_advice import add_play_tips, default_observe_deals
+    from ..analysis.bidding.strategy import parse_side_score
     from ..executor import check_options, open_executor
     from ..policy import parse_policy
 
@@ -218,8 +218,9 @@ def check_advice(
              + (play_deals + play_matches + default_observe_deals(play_deals) if play_deals else 0))
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", total) as bar:
         res = advice.check_advice(ruleset, policy, deals, seed, parsed, executor=executor, progress=bar.advance,
-                                  equilibrium_deals=eq_deals, play_deals=play_deals, play_matches=play_matches,
-                                  by_score_equity=table, observer=observer)
+                                  equilibrium_deals=eq_deals, by_score_equity=table)
+        if play_deals > 0:
+            res = add_play_tips(res, play_deals, play_matches, parsed, executor, bar.advance, observer)
     if out is not None:
         with file_errors(out):
             write_out(res, out)

@@ -14,8 +14,8 @@ from .options import (
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the command runs
-    from ..analysis.analyse import Report
-    from ..analysis.equity import EquityTable
+    from ..analysis.play.analyse import Report
+    from ..analysis.bidding.equity import EquityTable
     from ..rules import RuleSet
 
 WORLDS_HELP = "Worlds per card decision: deals of the cards the player has not seen, consistent with what it has seen."
@@ -75,7 +75,7 @@ def analyse(
     per match, and the luck of the deal (its value with every hand open).
     """
     from ..analysis import AnalysisError
-    from ..analysis.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log
+    from ..analysis.play.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log
     from ..gamelog import read_lines
     from ..policy import parse_policy
 
@@ -108,7 +108,7 @@ def analyse(
     with progress_bar("decisions", count_work(parsed, settings)) as bar:
         report = run(parsed, settings, str(file), equity=loader, progress=bar.advance)
     if out is not None:
-        from ..analysis.analyse_html import write_page
+        from ..analysis.play.analyse_html import write_page
 
         with file_errors(out):
             path = write_page(report, out)

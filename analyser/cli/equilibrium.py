@@ -14,7 +14,7 @@ from ..analysis.defaults import (
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.equilibrium import EquilibriumResult, ScoresResult
+    from ..analysis.bidding.equilibrium import EquilibriumResult, ScoresResult
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar, score_text, load_equity,
@@ -22,7 +22,7 @@ from .options import (
 
 
 def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
-    from ..analysis.vocabulary import ROLE
+    from ..vocabulary import ROLE
 
     key = f"p_{ROLE[role].option1}"
     lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
@@ -148,10 +148,10 @@ def equilibrium(
     json_out: JsonOpt = False,
 ) -> None:
     """The bidding game's equilibrium by hand class (LP with two sides), its value and exploitability."""
-    from ..analysis.equilibrium import (
+    from ..analysis.bidding.equilibrium import (
         EquilibriumError, check_inputs, check_out_dir, run_all_scores, run_equilibrium, simulation_skipped,
     )
-    from ..analysis.strategy import parse_side_score
+    from ..analysis.bidding.strategy import parse_side_score
     from ..executor import check_options, open_executor
     from ..policy import parse_policy, read_tuned
 
@@ -168,7 +168,7 @@ def equilibrium(
         read_tuned(tuned)
     check_out_dir(out, force)
     if parsed is not None or all_scores:  # the equity cache must be writable before a table is built
-        from ..analysis.equity import equity_folder
+        from ..analysis.bidding.equity import equity_folder
 
         check_output(equity_folder(equity_dir), "--equity-dir", folder=True, force=True)
     announce_engine()

@@ -11,7 +11,7 @@ import typer
 from ..analysis.defaults import EQUITY_DEALS_PER_CELL as DEFAULT_DEALS_PER_CELL
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.equity import EquityTable
+    from ..analysis.bidding.equity import EquityTable
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar,
@@ -54,7 +54,7 @@ def equity(
     refused unless --force.
     """
     from ..analysis.charts import equity_heatmap
-    from ..analysis.equity import check_two_sides, equity_folder, equity_table
+    from ..analysis.bidding.equity import check_two_sides, equity_folder, equity_table
     from ..executor import check_options, open_executor
     from ..policy import parse_policy
 

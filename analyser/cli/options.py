@@ -20,7 +20,7 @@ import typer
 from ..rules import PRESETS, RuleSet, RulesError, make_rules
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.equity import EquityTable
+    from ..analysis.bidding.equity import EquityTable
 
 Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
 
@@ -176,7 +176,7 @@ def load_equity(ruleset: RuleSet, policy: str, equity_dir: Path | None, threads:
     """The policy's match-equity table for these rules: from the cache (or the shipped tables), else built once,
     announced on stderr with a progress bar, and kept in the cache (``--equity-dir``, default equity/ in the
     user's cache); (table, its parquet file)."""
-    from ..analysis.equity import build_notice, cached_table, equity_folder, equity_table
+    from ..analysis.bidding.equity import build_notice, cached_table, equity_folder, equity_table
 
     folder = equity_folder(equity_dir)
     check_output(folder, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced

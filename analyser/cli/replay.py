@@ -17,7 +17,7 @@ def replay(
 ) -> None:
     """Referee a game log: every act, play, trick and point is checked."""
     from ..gamelog import read_lines
-    from ..replay import LogError, referee_text
+    from ..referee import LogError, referee_text
 
     scored: list[dict[str, Any]] = []
     count = 0

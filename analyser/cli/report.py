@@ -42,7 +42,7 @@ def report(
 
     An existing non-empty report folder is refused unless --force (which writes the new report over it).
     """
-    from ..analysis.strategy import check_base_policy
+    from ..analysis.bidding.strategy import check_base_policy
     from ..executor import check_options, open_executor
     from ..policy import pimc_worlds
     from ..report.build import build_report

@@ -11,7 +11,7 @@ import typer
 from ..analysis.defaults import STRATEGY_DEALS as DEFAULT_DEALS, STRATEGY_ROUNDS as DEFAULT_ROUNDS
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.strategy import StrategyResult
+    from ..analysis.bidding.strategy import StrategyResult
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
@@ -19,7 +19,7 @@ from .options import (
 
 
 def format_role(res: StrategyResult, role: str) -> str:
-    from ..analysis.vocabulary import ROLE
+    from ..vocabulary import ROLE
 
     a, b = ROLE[role].options
     table = res.final(role)
@@ -97,7 +97,7 @@ def strategy(
 
     An existing run folder is refused unless --force.
     """
-    from ..analysis.strategy import check_base_policy, default_out_dir, parse_side_score, run_strategy
+    from ..analysis.bidding.strategy import check_base_policy, default_out_dir, parse_side_score, run_strategy
     from ..executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)

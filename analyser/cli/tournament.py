@@ -33,7 +33,7 @@ def tournament(
     4 players: A on seats 0 and 2, B on 1 and 3; 2 players: A on seat 0, B on seat 1.
     3 players are refused (each plays alone, there are no two sides).
     """
-    from ..analysis.tournament import run_tournament
+    from ..analysis.play.tournament import run_tournament
     from ..executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)

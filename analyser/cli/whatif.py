@@ -14,7 +14,7 @@ from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
 from ..analysis.defaults import ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
-    from ..analysis.whatif import WhatIfResult
+    from ..analysis.bidding.whatif import WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text, load_equity,
@@ -177,8 +177,8 @@ def whatif(
     due where a game log's line stops: a bid as above, from that exact position, or a card: every legal card's
     value over worlds consistent with what the seat has seen, each solved with every hand open.
     """
-    from ..analysis.strategy import parse_side_score
-    from ..analysis.whatif import decider_score, make_situation
+    from ..analysis.bidding.strategy import parse_side_score
+    from ..analysis.bidding.whatif import decider_score, make_situation
     from ..cards import parse_card, parse_cards
     from ..policy import parse_policy
 
@@ -218,7 +218,7 @@ def win_method(win_by: WinBy, ruleset) -> str:
 def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
                   json_out, extra: dict | None = None, header: list[str] | None = None) -> None:
     """The what-if of one stand/beg or give/run situation, printed (text or JSON)."""
-    from ..analysis.whatif import what_if
+    from ..analysis.bidding.whatif import what_if
 
     table = path = None
     if method == "table":
@@ -272,10 +272,10 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
              max_deals: int, stop_z: float, measure: Measure, win_by: WinBy, equity_dir: Path | None,
              plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool) -> None:
     """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`)."""
-    from ..analysis.analyse import situation
-    from ..analysis.logcuts import BID_EVENTS, cut_line, line_decisions
+    from ..analysis.play.analyse import situation
+    from ..analysis.play.logcuts import BID_EVENTS, cut_line, line_decisions
     from ..gamelog import read_lines
-    from ..replay import LogError
+    from ..referee import LogError
 
     text = None
     with file_errors(log):
@@ -339,8 +339,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     """whatif --log at a card decision: every legal card over sampled worlds, each solved open."""
     import numpy as np
 
-    from ..analysis.analyse import stream
-    from ..analysis.cardvalues import card_values, cards_left
+    from ..analysis.play.analyse import stream
+    from ..analysis.play.cardvalues import card_values, cards_left
     from ..analysis.stats import Z95
     from ..cards import card_name, cards_of, parse_card
     from ..engine.bits import rng_state

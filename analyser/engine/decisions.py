@@ -6,9 +6,9 @@ the options' difference has a small variance. ``evaluate_decision`` samples the 
 the decider cannot see, consistently with what it knows, and rolls each sample out;
 ``paired_class_sums`` rolls out deals from the natural distribution and adds up the
 results per hand class of the eldest or the dealer, for the strategy tables and the
-advice checks (``analyser.analysis.strategy``, ``.advice``). ``sample_transitions``
+advice checks (``analyser.analysis.bidding.strategy``, ``.advice``). ``sample_transitions``
 plays many single deals from one score, for the match-equity table (see
-``analyser.analysis.equity``). ``play_out`` finishes a match.
+``analyser.analysis.bidding.equity``). ``play_out`` finishes a match.
 """
 
 from __future__ import annotations

@@ -27,13 +27,14 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from ..analysis.advice import AdviceResult, check_advice, equilibrium_claims
-from ..analysis.equilibrium import (
+from ..analysis.bidding.advice import AdviceResult, check_advice, equilibrium_claims
+from ..analysis.play.play_advice import add_play_tips
+from ..analysis.bidding.equilibrium import (
     STRONG_SIDE, EquilibriumResult, ScoresResult, compare_schemes, run_all_scores, run_equilibrium,
 )
-from ..analysis.equity import EquityTable, build_notice, cached_table, equity_table
-from ..analysis.strategy import run_strategy
-from ..analysis.vocabulary import ROLE, ROLE_NAMES
+from ..analysis.bidding.equity import EquityTable, build_notice, cached_table, equity_table
+from ..analysis.bidding.strategy import run_strategy
+from ..vocabulary import ROLE, ROLE_NAMES
 from ..executor import Executor
 from ..policy import pimc_worlds, policy_label
 from ..hand_text import KEY as CLASS_KEY
@@ -151,8 +152,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                     executor=executor)
     say(f"advice check: {sizes.advice:,} deals per role; play tips: {sizes.play_deals:,} duplicated deals and "
         f"{sizes.play_matches:,} matches each")
-    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor,
-                          play_deals=sizes.play_deals, play_matches=sizes.play_matches, observer=pimc)
+    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
+    advice = add_play_tips(advice, sizes.play_deals, sizes.play_matches, executor=executor, observer=pimc)
     say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
     eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
                          resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
@@ -445,7 +446,7 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                   "cells give the equilibrium's probability in %. The heuristic's bidding is most exploitable at "
                   + ", ".join(f"{c['score'][0]}:{c['score'][1]} ({100 * c['exploitability']['heuristic']:.2f} "
                               "points of match-win probability per decision deal)" for c in worst[:3]) + ".")
-    from ..analysis.advice import BY_SCORE_MOVES, READINGS, weighted_by_score
+    from ..analysis.bidding.advice import BY_SCORE_MOVES, READINGS, weighted_by_score
 
     by = weighted_by_score(res.cells, READINGS["eldest-zero-trump-begs-70-80"][0])
     base = by.get((0, 0), float("nan"))

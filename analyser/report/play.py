@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ..analysis.advice import AdviceResult
+from ..analysis.bidding.advice import AdviceResult
 from .document import Document
 
 PLAY_COLUMNS = ["tip", "switch", "net points, on minus off", "95% CI", "verdict", "deals", "deals needed",

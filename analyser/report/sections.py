@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..analysis.equity import EquityTable
+from ..analysis.bidding.equity import EquityTable
 from ..analysis.stats import paired_difference
-from ..analysis.whatif import make_situation, what_if
+from ..analysis.bidding.whatif import make_situation, what_if
 from ..rules import RuleSet
-from ..analysis.tournament import TournamentError, run_tournament
+from ..analysis.play.tournament import TournamentError, run_tournament
 
 # Two hands whose decision the score can turn (turn-up 9♠, no kick in any preset):
 # an eldest with no trump, and a dealer with two middling trumps facing a beg.

@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.bits import rng_state
-from ..engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
-from ..errors import AllFoursError
-from ..executor import Executor, LocalExecutor, Task
-from ..policy import parse_policy
-from ..rules import RuleSet
-from .stats import Z95, Estimate, wilson_ci
+from ...engine.bits import rng_state
+from ...engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
+from ...errors import AllFoursError
+from ...executor import Executor, LocalExecutor, Task
+from ...policy import parse_policy
+from ...rules import RuleSet
+from ..stats import Z95, Estimate, wilson_ci
 
 CHUNK_PAIRS = 500
 

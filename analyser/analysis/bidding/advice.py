@@ -74,22 +74,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .defaults import ADVICE_DEALS, ADVICE_METHODS
-from ..engine.decisions import (
+from ..defaults import ADVICE_DEALS, ADVICE_METHODS
+from ...engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
 )
-from ..engine.evaluator import CLASS_ACE, CLASS_JACK, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
-from ..executor import Executor, LocalExecutor
-from ..policy import PolicyError, seat_policies
-from ..rules import RuleSet
-from .stats import Z95
+from ...engine.evaluator import CLASS_ACE, CLASS_JACK, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
+from ...executor import Executor, LocalExecutor
+from ...policy import PolicyError, seat_policies
+from ...rules import RuleSet
+from ..stats import Z95
+from ..claims import Claim, verdict_above, verdict_positive, verdict_within
 from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
-from .vocabulary import DEALER, ELDEST, ROLE
+from ...vocabulary import DEALER, ELDEST, ROLE
 
 DEFAULT_DEALS = ADVICE_DEALS
 BOOTSTRAP_DRAWS = 4000
 ADVICE_STREAM = 1000
-SUPPORTED, CONTRADICTED, INCONCLUSIVE = "supported", "contradicted", "inconclusive"
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
 SOURCE = "document 003, Consejos y estrategias"
@@ -97,48 +97,6 @@ BEST_RESPONSE, EQUILIBRIUM, DUPLICATED = ADVICE_METHODS
 BEG_MORE_OFTEN = 0.5           # claim 2e: beg more often than not
 EQUILIBRIUM_RESAMPLES = 200    # bootstrap re-solves of the equilibrium readings
 Progress = Callable[[int], None]
-
-
-# ---- verdicts -----------------------------------------------------------------------------------
-
-
-def verdict_within(ci: tuple[float, float], lo: float, hi: float) -> str:
-    """Supported if the CI lies inside [lo, hi], contradicted if wholly outside it, else inconclusive.
-
-    >>> verdict_within((0.72, 0.78), 0.7, 0.8), verdict_within((0.85, 0.9), 0.7, 0.8), verdict_within((0.6, 0.75), 0.7, 0.8)
-    ('supported', 'contradicted', 'inconclusive')
-    """
-    a, b = ci
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return INCONCLUSIVE
-    if lo <= a and b <= hi:
-        return SUPPORTED
-    if b < lo or a > hi:
-        return CONTRADICTED
-    return INCONCLUSIVE
-
-
-def verdict_positive(ci: tuple[float, float]) -> str:
-    """Supported if the CI lies above 0, contradicted if below 0, else inconclusive.
-
-    >>> verdict_positive((0.1, 0.3)), verdict_positive((-0.3, -0.1)), verdict_positive((-0.1, 0.2))
-    ('supported', 'contradicted', 'inconclusive')
-    """
-    a, b = ci
-    if math.isfinite(a) and a > 0:
-        return SUPPORTED
-    if math.isfinite(b) and b < 0:
-        return CONTRADICTED
-    return INCONCLUSIVE
-
-
-def verdict_above(ci: tuple[float, float], level: float) -> str:
-    """Supported if the CI lies above `level`, contradicted if below it, else inconclusive.
-
-    >>> verdict_above((0.6, 0.9), 0.5), verdict_above((0.1, 0.4), 0.5), verdict_above((0.4, 0.6), 0.5)
-    ('supported', 'contradicted', 'inconclusive')
-    """
-    return verdict_positive((ci[0] - level, ci[1] - level))
 
 
 # ---- estimates from per-class sums -----------------------------------------------------------------
@@ -214,29 +172,6 @@ def advice_class_key(role: str, code: int) -> str:
 
 
 # ---- the claims -----------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class Claim:
-    id: str
-    claim: str          # the advice, as it is tested
-    source: str         # the document's words
-    test: str
-    estimate: float
-    ci95: tuple[float, float]
-    verdict: str
-    n: int              # deals the estimate rests on
-    unit: str
-    details: dict[str, Any]
-
-    @property
-    def method(self) -> str:
-        return str(self.details.get("method", BEST_RESPONSE))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "claim": self.claim, "test": self.test, "estimate": self.estimate,
-                "ci95": list(self.ci95), "verdict": self.verdict, "n": self.n, "unit": self.unit,
-                "source": self.source, **self.details}
 
 
 def estimate_dict(mean: float, se: float, n: int) -> dict[str, Any]:
@@ -485,7 +420,7 @@ class AdviceResult:
     dealer: pd.DataFrame
     seconds: float
     equilibrium_deals: int = 0  # decision deals of the equilibrium readings (0: not run)
-    play: list[Claim] = dataclasses.field(default_factory=list)  # the play tips (analysis.play_advice)
+    play: list[Claim] = dataclasses.field(default_factory=list)  # the play tips (play.play_advice.add_play_tips)
     play_deals: int = 0         # duplicated deals per play tip (0: not run)
     play_matches: int = 0       # duplicated matches per play tip
     play_observer: str = ""     # the player whose habits the play tips' observation reads
@@ -508,13 +443,11 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
 def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
                  progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
-                 equilibrium_deals: int = 0, play_deals: int = 0, play_matches: int = 0,
-                 by_score_equity: Any = None, observer: str | None = None) -> AdviceResult:
+                 equilibrium_deals: int = 0, by_score_equity: Any = None) -> AdviceResult:
     """Test the four claims with `deals` paired decision deals for the eldest and as many for the dealer;
     with `equilibrium_deals`, also the equilibrium readings of claims 1 and 2 on that many decision deals (and,
-    with `by_score_equity`, an equity table of these rules, those readings at every score: add_by_score);
-    with `play_deals`, also the play tips on that many duplicated deals and `play_matches` matches each, the
-    card player `observer` (default play_advice.OBSERVER, pimc) watched for how often it follows them."""
+    with `by_score_equity`, an equity table of these rules, those readings at every score: add_by_score).
+    The play tips are a card-play question: ``play.play_advice.add_play_tips`` adds them to the result."""
     import time
 
     if deals < 1:
@@ -544,15 +477,6 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
         claims += equilibrium_claims(eq, {c.id: c for c in claims})
         if by_score_equity is not None:
             add_by_score(claims, rules, policy, equilibrium_deals, seed, by_score_equity, executor, progress)
-    play = None
-    if play_deals > 0:
-        from .play_advice import OBSERVER, check_play_advice
-
-        play = check_play_advice(rules, policy, play_deals, play_matches, seed, scores, executor, progress,
-                                 observer=observer or OBSERVER)
     return AdviceResult(rules, policy, deals, seed, tuple(int(x) for x in scores[:rules.sides]), claims,
                         class_frame(eldest, e_counts, "eldest"), class_frame(dealer, d_counts, "dealer"),
-                        time.perf_counter() - start, equilibrium_deals,
-                        play=play.claims if play else [], play_deals=play.deals if play else 0,
-                        play_matches=play.matches if play else 0, play_observer=play.observer if play else "",
-                        play_skipped=play.skipped if play else "")
+                        time.perf_counter() - start, equilibrium_deals)

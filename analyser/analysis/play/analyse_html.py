@@ -14,7 +14,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from ..cards import SUITS, card_symbol, parse_card
+from ...cards import SUITS, card_symbol, parse_card
 from .analyse import FLAGS, Decision, LineReport, Report
 from .logcuts import BID_EVENTS
 

@@ -56,15 +56,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .defaults import EQUITY_DEALS_PER_CELL
-from ..cache import cache_root
-from ..engine.bits import rng_state
-from ..engine.decisions import play_matches, sample_transitions
-from ..executor import Executor, LocalExecutor, Task
-from ..policy import parse_policy
-from ..rules import RuleSet
-from . import AnalysisError
-from .stats import Z95
+from ..defaults import EQUITY_DEALS_PER_CELL
+from ...cache import cache_root
+from ...engine.bits import rng_state
+from ...engine.decisions import play_matches, sample_transitions
+from ...executor import Executor, LocalExecutor, Task
+from ...policy import parse_policy
+from ...rules import RuleSet
+from .. import AnalysisError
+from ..stats import Z95
 
 EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches are ignored
 DEFAULT_DEALS_PER_CELL = EQUITY_DEALS_PER_CELL

@@ -82,25 +82,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .defaults import EQUILIBRIUM_DEALS, EQUILIBRIUM_RESAMPLES
-from .. import __version__
-from ..engine.bidding import (
+from ..defaults import EQUILIBRIUM_DEALS, EQUILIBRIUM_RESAMPLES
+from ... import __version__
+from ...engine.bidding import (
     BC_DEALS, BC_KICK_ENDED, BC_TRIES, LINES, MEASURE_POINTS, MEASURE_WIN, N_BC, N_TS, SCHEME_CLASSES, SCHEME_COARSE,
     SCHEME_FINE, TS_DEALER_SQ,
     TS_DEALER_SUM, TS_N, TS_REF_BEG, TS_REF_GIVE, TS_SQ, TS_SUM, cfr_plus, payoff_tensor as tensor_kernel,
     score_tensors as scores_kernel,
 )
-from ..engine.bits import rng_state
-from ..engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
-from ..engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
-from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import (
+from ...engine.bits import rng_state
+from ...engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
+from ...engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
+from ...executor import Executor, LocalExecutor, Task, source_fingerprint
+from ...policy import (
     EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, policy_label, read_tuned, tuned_row,
 )
-from ..rules import R_TARGET, RuleSet
-from . import AnalysisError
+from ...rules import R_TARGET, RuleSet
+from .. import AnalysisError
 from .equity import EquityTable
-from .vocabulary import ROLE
+from ...vocabulary import ROLE
 
 SCHEMES = {"coarse": SCHEME_COARSE, "fine": SCHEME_FINE}
 STRONG_SIDE = "/side"        # the fine scheme's mark of a strong side suit (three or more with its ace or ten)
@@ -950,7 +950,7 @@ def score_matrix(frame: pd.DataFrame, role: str, cls: str, target: int) -> np.nd
 def write_scores(result: ScoresResult, out_dir: Path) -> Path:
     """scores.parquet/.csv (per score, role and class), score-values.csv, scores.json and one heatmap per role
     (``scores-eldest.png``, ``scores-dealer.png``: the main classes' probability by score)."""
-    from .charts import score_strategy_heatmaps
+    from ..charts import score_strategy_heatmaps
 
     out_dir.mkdir(parents=True, exist_ok=True)
     result.out_dir = out_dir

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import parse_card
-from ..engine.state import apply, is_over
-from ..replay import LogError, Verdict, _MatchOver, _Referee
-from ..rules import RuleSet
-from .vocabulary import ROLES
-from ..solve import Position, SolveError, position_from_line
+from ...cards import parse_card
+from ...engine.state import apply, is_over
+from ...referee import LogError, MatchOver, ReachedPlay, Referee, UpToPlay, Verdict
+from ...rules import RuleSet
+from ...vocabulary import ROLES
+from ...solve import Position, SolveError, position_from_line
 
 BID_EVENTS = {option: role.name for role in ROLES for option in role.options}  # log event -> the role deciding
 
@@ -77,7 +77,7 @@ class LineDecisions:
         return sorted([*self.bids, *self.plays], key=lambda d: d.event)
 
 
-class _Recorder(_Referee):
+class _Recorder(Referee):
     """The referee, noting each bid and the position of the first lead; `due` when the line stops early."""
 
     def __init__(self, obj: Any):
@@ -88,14 +88,14 @@ class _Recorder(_Referee):
         self.play_at = -1
         self.due: tuple[str, ...] | None = None
 
-    def _take(self, *names: str) -> dict[str, Any]:
+    def take(self, *names: str) -> dict[str, Any]:
         if self.pos >= len(self.events):
             self.due = names
         if "deal" in names:
             self.deal_score = list(self.score)
         if "stand" in names or "give" in names:
             self._note_bid(names)
-        event = super()._take(*names)
+        event = super().take(*names)
         if event["event"] == "deal":
             self.deal_at = self.pos - 1
         return event
@@ -111,9 +111,9 @@ class _Recorder(_Referee):
             chosen = self.events[self.pos].get("event")
         self.bids.append(Bid(self.pos, seat, role, hand, turnup, tuple(self.deal_score), chosen))
 
-    def _play(self, hands: list[set[int]], trump: int) -> None:
+    def play_phase(self, hands: list[set[int]], trump: int) -> None:
         self.play_at = self.pos
-        super()._play(hands, trump)
+        super().play_phase(hands, trump)
 
 
 def line_decisions(obj: Any, cut: bool = False) -> LineDecisions:
@@ -170,14 +170,13 @@ def _position(obj: dict[str, Any], events: list[Any], play_at: int) -> Position:
 
 def _position_after_target(obj: dict[str, Any], events: list[Any], play_at: int) -> Position:
     """As position_from_line, for a scored line whose match was won before play and goes on."""
-    from ..solve import _CutReferee, _ReachedPlay
-    from ..engine.layout import N_STATE
-    from ..engine.state import init_state
+    from ...engine.layout import N_STATE
+    from ...engine.state import init_state
 
-    ref = _CutReferee({**obj, "events": events[:play_at] + [{"event": "play"}]})
+    ref = UpToPlay({**obj, "events": events[:play_at] + [{"event": "play"}]})
     try:
-        ref._line()
-    except (_ReachedPlay, _MatchOver):
+        ref.line()
+    except (ReachedPlay, MatchOver):
         pass
     rules = ref.rules
     turnup = next(parse_card(e["card"]) for e in reversed(events[:play_at]) if e.get("event") == "turnup")

@@ -44,27 +44,31 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..engine.bits import rng_state
-from ..engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED
-from ..engine.search import PIMC_WORLDS, play_buffer_for
-from ..engine.tipcheck import (
+from ...engine.bits import rng_state
+from ...engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED
+from ...engine.search import PIMC_WORLDS, play_buffer_for
+from ...engine.tipcheck import (
     N_TD_COLS, N_TM_COLS, N_TO_COLS, TD_CHANGED, TD_NET_OFF, TD_NET_ON, TM_DEALS, TM_UNFINISHED, TM_WINS,
     TO_FOLLOWED, TO_SITUATIONS, observe_tips, tip_deals, tip_matches,
 )
-from ..engine.tips import (
+from ...engine.tips import (
     N_TIPS, TIP_CAPTURE_JACK, TIP_EARLY_TRUMPS, TIP_KEEP_GAME, TIP_OFF, TIP_ON, TIP_RUN_STRONG_SIDE, TIP_SLOTS,
     TIP_TRUMP_ACE,
 )
-from ..executor import Executor, LocalExecutor, Task
-from ..policy import seat_policies
-from ..rules import RuleSet
-from .defaults import ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
-from .stats import Z95, wilson_ci
+from ...executor import Executor, LocalExecutor, Task
+from ...policy import seat_policies
+from ...rules import RuleSet
+from ..defaults import ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
+from ..bidding.advice import AdviceResult
+from ..bidding.strategy import side_scores
+from ..claims import INCONCLUSIVE, Claim, verdict_positive
+from ..stats import Z95, wilson_ci
 from .tournament import ratio
 
 PLAY_STREAM = 1100
@@ -265,8 +269,6 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, tuple[float, float]]:
 
 
 def verdict_of(ci: tuple[float, float]) -> str:
-    from .advice import verdict_positive
-
     return verdict_positive(ci)
 
 
@@ -286,8 +288,6 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
               observer: str, sides: int) -> Any:
     """The claim of one tip from its slices: deals_out[deal, seating, TD_*], match_out[match, setting, TM_*],
     counts[TO_*] of the observation."""
-    from .advice import INCONCLUSIVE, Claim
-
     n = deals_out.shape[0]
     d = (deals_out[:, :, TD_NET_ON] - deals_out[:, :, TD_NET_OFF]).astype(np.float64)
     effect, se, ci = mean_ci(d.sum(axis=1) / sides)
@@ -378,3 +378,17 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
     claims = [tip_claim(t, deals_out[:, t.tip], None if match_out is None else match_out[:, t.tip], counts[t.tip],
                         observer, rules.sides) for t in TIPS]
     return PlayAdviceResult(claims, deals, matches, observer, observe_deals)
+
+
+def add_play_tips(result: AdviceResult, play_deals: int, play_matches: int, score: tuple[int, ...] | None = None,
+                  executor: Executor | None = None, progress: Progress | None = None,
+                  observer: str | None = None) -> AdviceResult:
+    """`result` (the bidding claims of ``bidding.advice.check_advice``) with the play tips measured on `play_deals`
+    duplicated deals and `play_matches` matches each, from the same score, with its policy and seed; the card
+    player `observer` (default OBSERVER, pimc) watched for how often it follows them."""
+    start = time.perf_counter()
+    play = check_play_advice(result.rules, result.policy, play_deals, play_matches, result.seed,
+                             side_scores(result.rules, score), executor, progress, observer=observer or OBSERVER)
+    return dataclasses.replace(result, play=play.claims, play_deals=play.deals, play_matches=play.matches,
+                               play_observer=play.observer, play_skipped=play.skipped,
+                               seconds=result.seconds + time.perf_counter() - start)

@@ -36,17 +36,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from .defaults import WHATIF_BATCH, WHATIF_MAX_DEALS, WHATIF_MIN_DEALS, WHATIF_STOP_Z
-from ..cards import CardError, card_name, parse_card, parse_cards
-from ..engine.bits import rng_state
-from ..engine.deal import kick_points
-from ..engine.decisions import evaluate_decision
-from ..policy import parse_policy
-from ..rules import KICKS, RuleSet
-from . import AnalysisError
+from ..defaults import WHATIF_BATCH, WHATIF_MAX_DEALS, WHATIF_MIN_DEALS, WHATIF_STOP_Z
+from ...cards import CardError, card_name, parse_card, parse_cards
+from ...engine.bits import rng_state
+from ...engine.deal import kick_points
+from ...engine.decisions import evaluate_decision
+from ...policy import parse_policy
+from ...rules import KICKS, RuleSet
+from .. import AnalysisError
 from .equity import EquityTable
-from .stats import Estimate, estimate, paired_difference, prob_better, separated
-from .vocabulary import DEALER, ELDEST, ROLE_NAMES
+from ..stats import Estimate, estimate, paired_difference, prob_better, separated
+from ...vocabulary import DEALER, ELDEST, ROLE_NAMES
 
 SEATS = ROLE_NAMES
 # Options per deciding seat, in the order shown: (name, force_beg, force_give); -1 leaves it to the policy.

@@ -44,18 +44,18 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import card_name
-from ..engine.bits import rng_state
-from ..engine.layout import PS_LED, PS_TRICK_NO
-from ..replay import LogError
-from ..rules import RuleSet
-from . import AnalysisError
+from ...cards import card_name
+from ...engine.bits import rng_state
+from ...engine.layout import PS_LED, PS_TRICK_NO
+from ...referee import LogError
+from ...rules import RuleSet
+from .. import AnalysisError
 from .cardvalues import Buffers, CardValues, card_values, cards_left
-from .defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
-from .equity import EquityTable
+from ..defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
+from ..bidding.equity import EquityTable
 from .logcuts import Bid, LineDecisions, Play, line_decisions
-from .stats import Estimate, Z95, estimate
-from .whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_score, run_batch
+from ..stats import Estimate, Z95, estimate
+from ..bidding.whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_score, run_batch
 
 FLAGS = ("doubtful", "error", "blunder")
 KINDS = ("bid", "card")

@@ -35,15 +35,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import card_name, cards_of
-from ..engine.layout import (
+from ...cards import card_name, cards_of
+from ...engine.layout import (
     N_STATE, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_SCORE, PS_START, PS_TO_PLAY, PS_TRUMP,
 )
-from ..engine.search import cards_in_hands, new_play_buffer, sample_world, world_values
-from ..engine.solver import NO_VALUE
-from ..solve import Position
-from .equity import EquityTable
-from .stats import Estimate, estimate, paired_difference
+from ...engine.search import cards_in_hands, new_play_buffer, sample_world, world_values
+from ...engine.solver import NO_VALUE
+from ...solve import Position
+from ..bidding.equity import EquityTable
+from ..stats import Estimate, estimate, paired_difference
 
 GAME_TIES = ("none", "dealer-opponents", "non-dealer")
 

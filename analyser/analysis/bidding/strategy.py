@@ -60,21 +60,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .defaults import STRATEGY_DEALS, STRATEGY_ROUNDS
-from .. import __version__
-from ..engine.bits import rng_state
-from ..engine.decisions import (
+from ..defaults import STRATEGY_DEALS, STRATEGY_ROUNDS
+from ... import __version__
+from ...engine.bits import rng_state
+from ...engine.decisions import (
     CLASSING_HAND, CS_A, CS_AA, CS_B, CS_BB, CS_D, CS_D_POLICY_B, CS_DD, CS_DD_POLICY_B, CS_N, CS_POLICY_B, CT_DEALS,
     CT_KICK_ENDED, CT_TRIES, N_CLASS_SUMS, N_COUNTS, n_classes, paired_class_sums,
 )
-from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
-from ..engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED, P_BEG, P_GIVE
-from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
-from ..rules import RuleSet
-from . import AnalysisError
-from .stats import Z95
-from .vocabulary import ROLE, ROLE_NAMES
+from ...engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
+from ...engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED, P_BEG, P_GIVE
+from ...executor import Executor, LocalExecutor, Task, source_fingerprint
+from ...policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
+from ...rules import RuleSet
+from .. import AnalysisError
+from ..stats import Z95
+from ...vocabulary import ROLE, ROLE_NAMES
 
 STRATEGY_FORMAT = "allfours-strategy/1"
 ROLES = ROLE_NAMES  # the options, their difference and the chart's file: vocabulary.ROLE[role]
@@ -338,7 +338,7 @@ def default_out_dir(rules: RuleSet, seed: int) -> Path:
 
 def write_run(result: StrategyResult, out_dir: Path) -> Path:
     """meta.json, eldest/dealer .parquet and .csv, rounds.csv, tuned.json and the two charts."""
-    from .charts import class_difference_heatmap
+    from ..charts import class_difference_heatmap
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

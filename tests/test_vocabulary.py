@@ -1,4 +1,4 @@
-"""The decisions' words are spelled once, in analysis/vocabulary.py.
+"""The decisions' words are spelled once, in analyser/vocabulary.py.
 
 Prose (docstrings, comments) may say "beg - stand"; code never spells a role's
 difference label or its chart's file name, and outside the engine (whose kernels
@@ -20,7 +20,7 @@ from analyser.engine.decisions import ROLE_DEALER, ROLE_ELDEST
 from analyser.engine.layout import T_BEG, T_GIVE
 
 SOURCES = Path(analyser.__file__).parent
-VOCABULARY = SOURCES / "analysis" / "vocabulary.py"
+VOCABULARY = SOURCES / "vocabulary.py"
 
 
 def spelled_labels(role: Role) -> set[str]:

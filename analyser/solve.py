@@ -30,7 +30,7 @@ from .engine.layout import (
 )
 from .engine.search import cards_in_hands
 from .engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value
-from .engine.state import apply, init_state, is_over, legal
+from .engine.state import apply, init_state, is_over, legal, set_out_of_play
 from .errors import AllFoursError
 from .referee import LogError, MatchOver, ReachedPlay, UpToPlay
 from .referee.play import illegal_reason
@@ -232,10 +232,31 @@ def position_from_line(obj: Any) -> Position:
     scores[: len(ref.score)] = ref.score
     state = np.zeros(N_STATE, dtype=np.int64)
     init_state(state, rules.as_array(), hands, ref.trump, turnup, ref.dealer, scores)
+    note_out_of_play(state, events[: ref.pos])
     _walk_play(ref, state, events)
     if is_over(state):
         raise SolveError(COMPLETE)
     return Position(rules, state)
+
+
+def note_out_of_play(state: np.ndarray, events: list[Any]) -> None:
+    """Record in a state ``init_state`` has just made what the seats know is out of play
+    (``engine.state.set_out_of_play``), read from `events` (a line refereed up to trick play): every
+    turn-up since the last ``deal`` event, seen by all, and each seat's discards, seen by that seat (a
+    hidden card, ``??`` in a seat's view, is skipped). The worlds a seat is dealt never hold them."""
+    start = max((i for i, e in enumerate(events) if isinstance(e, dict) and e.get("event") == "deal"), default=0)
+    turnups = 0
+    discards = np.zeros(4, dtype=np.uint64)
+    for event in events[start:]:
+        if not isinstance(event, dict):
+            continue
+        if event.get("event") == "turnup":
+            turnups |= 1 << parse_card(event["card"])
+        elif event.get("event") == "discard":
+            for token in event.get("cards", []):
+                if token != "??":
+                    discards[int(event["seat"])] |= np.uint64(1 << parse_card(token))
+    set_out_of_play(state, np.uint64(turnups), discards)
 
 
 def _walk_play(ref: UpToPlay, state: np.ndarray, events: list[Any]) -> None:

@@ -24,12 +24,12 @@ from .layout import (
 )
 from .policies import choose_discard, decide_beg, decide_bunch, decide_give
 from .playout import playout
-from .state import award, emit, init_state, score
+from .state import award, emit, init_state, score, set_out_of_play
 from .state import beats, legal_mask, trick_winner  # noqa: F401  (the rules of one card, imported from here too)
 
 KICK_NONE, KICK_TRINIDAD, KICK_TOBAGO, KICK_HEELS, KICK_FINAL_JACK = range(5)
 HAND_SIZE = 6
-LINE_WORK = 4  # uint64 scratch play_line_in needs: the hands while dealing
+LINE_WORK = 9  # uint64 scratch play_line_in needs: the hands while dealing, the discards, the turn-ups
 # play_line_in's n_fixed for a deck fixed in every position. A numpy scalar, not the literal 52: numba compiles
 # a kernel again for every literal argument, and play_line_in with all it calls takes a minute to compile.
 WHOLE_DECK = np.int64(52)
@@ -76,9 +76,12 @@ def draw(deck, pos, fixed, deck_rng):
 
 
 @njit(cache=True, _nrt=False)
-def play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state):
-    """Trick play from the eldest's lead, then the points: the play state's kernels (engine/state.py)."""
+def play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state,
+                          turnups, discards):
+    """Trick play from the eldest's lead, then the points: the play state's kernels (engine/state.py).
+    `turnups` (mask) and `discards` (by seat) are what the seats know is out of play (``set_out_of_play``)."""
     init_state(state, rules, hands, trump, turnup, dealer, scores)
+    set_out_of_play(state, turnups, discards)
     info[I_PLAYED] = 1
     playout(state, rules, kinds, params, rng, ev, info)
     info[I_TRICKS] = state[PS_N_TRICKS]
@@ -106,7 +109,9 @@ def play_line(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds
 @njit(cache=True, nogil=True, _nrt=False)
 def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, kinds, params, deck_rng, rng, ev, info,
                  pts, work, state):
-    """play_line with caller-owned scratch space (uint64[LINE_WORK] work, int64[N_STATE] state): no allocation."""
+    """play_line with caller-owned scratch space (uint64[LINE_WORK] work, int64[N_STATE] state): no allocation.
+    The play state it leaves records what each seat knows is out of play: every turn-up of the deal played and
+    its own discards (``state.set_out_of_play``)."""
     n = rules[R_PLAYERS]
     rc = rules[R_RUN_CARDS]
     info[:] = 0
@@ -118,6 +123,7 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
     dside = side_of(dealer, n)
     eside = side_of(eldest, n)
     hands = work[0:4]
+    discards = work[4:8]
     first = True
     trump = 0
     turnup = 0
@@ -131,11 +137,14 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                 h |= bit(draw(deck, pos, fixed, deck_rng))
                 pos += 1
             hands[(eldest + k) % n] = h
+        for s in range(4):
+            discards[s] = 0
         emit(ev, info, E_DEAL, 0, 0, 0)
         for s in range(n):
             emit(ev, info, E_HAND, s, np.int64(hands[s]), 0)
         turnup = draw(deck, pos, fixed, deck_rng)
         pos += 1
+        work[8] = bit(turnup)  # every turn-up of this deal, seen by all
         emit(ev, info, E_TURNUP, turnup, 0, 0)
         kp = kick_points(rules[R_KICK], turnup)
         if first:
@@ -189,6 +198,7 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                         emit(ev, info, E_HAND, seat, np.int64(extra), 0)
                     turnup = draw(deck, pos, fixed, deck_rng)
                     pos += 1
+                    work[8] |= bit(turnup)
                     info[I_RUNS] += 1
                     emit(ev, info, E_TURNUP, turnup, 0, 0)
                     if award(rules, scores, dside, kick_points(rules[R_KICK], turnup), W_KICK, ev, info, pts):
@@ -226,8 +236,10 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
             if popcount(hands[seat]) > HAND_SIZE:
                 gone = choose_discard(kinds[seat], params[seat], hands[seat], trump, HAND_SIZE, rng)
                 hands[seat] &= ~gone
+                discards[seat] = gone
                 emit(ev, info, E_DISCARD, seat, np.int64(gone), 0)
-    play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state)
+    play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state,
+                          work[8], discards)
 
 
 @njit(cache=True)

@@ -110,7 +110,12 @@ PS_JACK_CAPTOR = 38  # side that captured the jack of trump, -1
 PS_IN_PLAY = 39     # trumps held when play started
 PS_FORBID = 40      # 1: undertrumping forbidden (rules)
 PS_VOID_TRUMP = 41  # 1: void_play = trump (rules)
-N_STATE = 42
+# What the seats know is out of play, and what their plays showed they lack (for the worlds, search.py):
+PS_TURNUPS = 42     # every card turned up in the deal played, the one that fixed trump included (seen by all)
+PS_DISCARDS = 43    # + seat: the cards the seat discarded (seen by that seat only; out of play)
+PS_LACKS = 47       # + seat: cards the seat has shown it does not hold (voids, and what the rules made it
+#                     show: a must-trump it did not trump, a forbidden undertrump it made; state.step)
+N_STATE = 51
 
 # Policies, chosen per seat by an int kind and a float64 parameter row.
 K_RANDOM = 0

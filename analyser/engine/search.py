@@ -22,18 +22,21 @@ the hands (a trinidad deal after runs has 9 or 12 each: too big to solve at ever
 decision), when only one card is legal, and among cards of equal best value (the
 heuristic's card wins a tie, so indifferent choices keep its structure).
 
-**What pimc sees** (the play state, ``layout.py``'s PS_*): its own hand, the
-turn-up that fixed trump, every card played and by whom (``PS_START & ~PS_HAND`` of
-each seat, the trick so far), the voids each seat has shown by failing to follow
-suit (and, under ``void_play = trump``, by not trumping), and how many cards each
-seat still holds. A world deals the cards it has not seen to the other seats'
-hands, as many as each holds, none of a suit the seat has shown it lacks; the cards
-left over are the stock (not in play). It does not use, so a world may deal: the
-turn-ups of earlier runs and its own discards (both out of play, and seen by it).
-Worlds are drawn uniformly among the consistent deals by rejection (deal the unseen
-cards at random, keep the deal if no seat holds a suit it has shown void); after
-``REJECT_TRIES`` failures a world is dealt seat by seat, the most constrained first
-(consistent, not exactly uniform).
+**What pimc sees** (the play state, ``layout.py``'s PS_*): its own hand, every
+turn-up of the deal (``PS_TURNUPS``: the one that fixed trump and those of earlier
+runs), its own discards (``PS_DISCARDS``), every card played and by whom
+(``PS_START & ~PS_HAND`` of each seat, the trick so far), the cards each seat has
+shown it lacks (``PS_LACKS``, ``state.step``: a suit it did not follow; under
+``void_play = trump`` the trumps it could have played and did not; under forbidden
+undertrumping, every side card once it undertrumped), and how many cards each seat
+still holds. The cards it has not seen (``unseen_by``) are the other hands and the
+cards out of play it cannot see (the stock, the others' discards). A world deals
+them to the other seats' hands, as many as each holds, none a seat has shown it
+lacks; the rest are out of play. Worlds are drawn uniformly among the consistent
+deals by rejection (deal the unseen cards at random, keep the deal if no seat holds
+a card it has shown it lacks); after ``REJECT_TRIES`` failures a world is dealt seat
+by seat, the most constrained first (consistent, not exactly uniform). ``worlds.py``
+counts and lists every consistent deal when they are few.
 
 **What pimc infers** (``doubt`` < 1, the default 0.1). The others' choices say more
 about their hands than their voids: pimc models every other seat as playing by its
@@ -66,11 +69,12 @@ from numba import njit
 from .bits import U1, bit, lowest_card, popcount, rand_below, rand_unit, side_of, suit_mask
 from .heuristic import heuristic_card
 from .layout import (
-    K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_PLAYED, PS_PLAYERS,
-    PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOIDS, X_DOUBT, X_MAX_CARDS, X_TRIES, X_WORLDS,
+    K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS,
+    PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOIDS, X_DOUBT, X_MAX_CARDS,
+    X_TRIES, X_WORLDS,
 )
 from .solver import MAX_PLIES, MOVE_SLOTS, N_CTX, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
-from .state import apply, copy_state, legal, new_trick
+from .state import apply, copy_state, known_out, legal, new_trick
 from .tuned import tuned_beg, tuned_give
 from .tips import tip_allowed
 
@@ -140,10 +144,10 @@ def play_buffer_for(kinds: np.ndarray) -> np.ndarray:
 
 @njit(cache=True, _nrt=False)
 def unseen_by(state, seat):
-    """Cards `seat` has not seen: not in its hand, not played (this trick included), not the turn-up."""
+    """Cards `seat` has not seen: not in its hand, not played (this trick included), not a turn-up of the deal,
+    not its own discard. The other hands are dealt from them; the rest are out of play (stock, others' discards)."""
     seen = np.uint64(state[PS_HAND + seat]) | np.uint64(state[PS_PLAYED]) | np.uint64(state[PS_TRICK_MASK])
-    if state[PS_TURNUP] >= 0:  # a position typed by hand may have no turn-up
-        seen |= bit(state[PS_TURNUP])
+    seen |= known_out(state, seat)
     for s in range(state[PS_PLAYERS]):
         seen |= np.uint64(state[PS_START + s]) & ~np.uint64(state[PS_HAND + s])
     return ALL_CARDS & ~seen
@@ -151,9 +155,9 @@ def unseen_by(state, seat):
 
 @njit(cache=True, _nrt=False)
 def allowed_cards(state, seat, unseen):
-    """The unseen cards `seat` may hold: none of a suit it has shown void."""
+    """The unseen cards `seat` may hold: none it has shown it lacks (PS_LACKS), none of a suit it has shown void."""
     voids = state[PS_VOIDS + seat]
-    ok = unseen
+    ok = unseen & ~np.uint64(state[PS_LACKS + seat])
     for suit in range(4):
         if (voids >> suit) & 1:
             ok &= ~suit_mask(suit)
@@ -220,15 +224,25 @@ def sample_world(state, seat, rng, world):
                 done |= np.int64(1 << pick)
         if ok:
             break
+    finish_world(state, seat, world)
+    return exact
+
+
+@njit(cache=True, _nrt=False)
+def finish_world(state, seat, world):
+    """A world whose other hands (PS_HAND) are dealt: the rest of it as `seat` believes it. Each other seat
+    held its cards played and its world hand when play started; the trumps in play follow; the other seats'
+    discards are unknown to `seat` (zero)."""
+    n = state[PS_PLAYERS]
     in_play = np.uint64(0)
     tmask = suit_mask(state[PS_TRUMP])
     for o in range(n):
         if o != seat:
             played = np.uint64(state[PS_START + o]) & ~np.uint64(state[PS_HAND + o])
             world[PS_START + o] = np.int64(played | np.uint64(world[PS_HAND + o]))
+            world[PS_DISCARDS + o] = 0
         in_play |= np.uint64(world[PS_START + o]) & tmask
     world[PS_IN_PLAY] = np.int64(in_play)
-    return exact
 
 
 # --- inference from the others' choices ---------------------------------------------------
@@ -309,6 +323,7 @@ def start_replay(buf):
         rep[PS_START + s] = shown
         rep[PS_CAPTURED + s] = 0
         rep[PS_VOIDS + s] = 0
+        rep[PS_LACKS + s] = 0
     new_trick(rep, (buf[PS_DEALER] + 1) % n)
     rep[PS_TRICK_NO] = 0
     rep[PS_PLAYED] = 0

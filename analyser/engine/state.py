@@ -27,15 +27,19 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
-from .bits import RANK_JACK, U1, bit, game_points, highest_card, lowest_card, popcount, side_of, suit_mask
+from .bits import RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, popcount, side_of, suit_mask
 from .layout import (
     E_GAME_TOTALS, E_POINTS, I_EVENTS, I_OVERFLOW, I_WINNER, N_STATE, PS_BEST_CARD,
-    PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED, PS_LEADER, PS_N_TRICKS,
-    PS_PLAYED, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
-    PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_VOID_TRUMP, PS_VOIDS, W_GAME, W_HANG_JACK, W_HIGH, W_JACK,
+    PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS, PS_LED,
+    PS_LEADER, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_SCORE, PS_START, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD,
+    PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_TURNUP, PS_TURNUPS, PS_VOID_TRUMP, PS_VOIDS, W_GAME, W_HANG_JACK, W_HIGH,
+    W_JACK,
 )
 
-assert N_STATE == PS_VOID_TRUMP + 1 and PS_VOIDS + 4 == PS_TRUMP
+assert N_STATE == PS_LACKS + 4 and PS_VOIDS + 4 == PS_TRUMP
+assert PS_TURNUPS == PS_VOID_TRUMP + 1 and PS_DISCARDS == PS_TURNUPS + 1 and PS_LACKS == PS_DISCARDS + 4
+ALL_CARDS = np.uint64((1 << 52) - 1)
+U0 = np.uint64(0)
 
 
 # --- the rules of one card ------------------------------------------------------
@@ -188,6 +192,8 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
         state[PS_CAPTURED + s] = 0
         state[PS_SCORE + s] = scores[s]
         state[PS_VOIDS + s] = 0
+        state[PS_DISCARDS + s] = 0
+        state[PS_LACKS + s] = 0
     eldest = (dealer + 1) % n
     state[PS_TRUMP] = trump
     state[PS_TURNUP] = turnup
@@ -201,6 +207,29 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
     state[PS_IN_PLAY] = np.int64(in_play)
     state[PS_FORBID] = 1 if rules[R_UNDERTRUMP] == 1 else 0
     state[PS_VOID_TRUMP] = 1 if rules[R_VOID_PLAY] == 1 else 0
+    state[PS_TURNUPS] = np.int64(bit(turnup)) if turnup >= 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def set_out_of_play(state, turnups, discards):
+    """What the seats know is out of play, for a state ``init_state`` has just made: `turnups` (uint64 mask)
+    every card turned up in the deal played (earlier runs' included: everyone saw them), `discards` (4 masks,
+    by seat) each seat's discards (seen by that seat only)."""
+    up = np.uint64(turnups)
+    if state[PS_TURNUP] >= 0:
+        up |= bit(state[PS_TURNUP])
+    state[PS_TURNUPS] = np.int64(up)
+    for s in range(4):
+        state[PS_DISCARDS + s] = np.int64(np.uint64(discards[s])) if s < state[PS_PLAYERS] else 0
+
+
+@njit(cache=True, _nrt=False)
+def known_out(state, seat):
+    """Cards `seat` knows are out of play: every turn-up of the deal and its own discards."""
+    out = np.uint64(state[PS_TURNUPS]) | np.uint64(state[PS_DISCARDS + seat])
+    if state[PS_TURNUP] >= 0:
+        out |= bit(state[PS_TURNUP])
+    return out
 
 
 @njit(cache=True, _nrt=False)
@@ -257,7 +286,18 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
         # play either. Branch-free: the condition is as good as random.
         shown = np.int64((suit != led) & (suit != trump))
         no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
-        state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump)
+        # The same as cards (PS_LACKS), with what suits cannot say: under void_play = trump with undertrumping
+        # forbidden, not trumping after a trump shows no trump above it (the lower ones were forbidden); and a
+        # forbidden undertrump, made on a side-suit lead, shows a hand of trumps only (every side suit void).
+        tmask = suit_mask(trump)
+        may = tmask
+        if state[PS_FORBID] and top >= 0:
+            may = tmask & cards_above(top)
+        under = np.int64(state[PS_FORBID] != 0) & np.int64(suit == trump) & np.int64(led != trump) & np.int64(card < top)
+        lacks = (suit_mask(led) & (U0 - np.uint64(shown))) | (may & (U0 - np.uint64(shown & state[PS_VOID_TRUMP])))
+        lacks |= (ALL_CARDS & ~tmask) & (U0 - np.uint64(under))
+        state[PS_LACKS + seat] |= np.int64(lacks)
+        state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump) | ((under * 15) & ~(np.int64(1) << trump))
         if beats(card, best_card, led, trump):
             best_card, best_seat = card, seat
             state[PS_BEST_CARD] = card

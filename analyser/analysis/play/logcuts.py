@@ -26,7 +26,7 @@ from ...engine.state import apply, is_over
 from ...referee import LogError, MatchOver, ReachedPlay, Referee, UpToPlay, Verdict
 from ...rules import RuleSet
 from ...vocabulary import ROLES
-from ...solve import Position, SolveError, position_from_line
+from ...solve import Position, SolveError, note_out_of_play, position_from_line
 
 BID_EVENTS = {option: role.name for role in ROLES for option in role.options}  # log event -> the role deciding
 
@@ -187,6 +187,7 @@ def _position_after_target(obj: dict[str, Any], events: list[Any], play_at: int)
     scores[: len(ref.score)] = ref.score
     state = np.zeros(N_STATE, dtype=np.int64)
     init_state(state, rules.as_array(), hands, ref.trump, turnup, ref.dealer, scores)
+    note_out_of_play(state, events[:play_at])
     return Position(rules, state)
 
 

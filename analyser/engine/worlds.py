@@ -1,0 +1,304 @@
+"""Every deal of the hidden cards consistent with what one seat has seen: counted, and listed when few.
+
+A seat's knowledge is the play state (``layout.py``'s PS_*) seen from that seat: the
+cards it has not seen (``search.unseen_by``: not its hand, not played, not a turn-up
+of the deal, not its own discard) are the other seats' hands and the cards out of
+play it cannot see (the stock, the others' discards). A *consistent deal* gives each
+other seat as many of them as it holds (``PS_HAND``'s size), none it has shown it
+lacks (``search.allowed_cards``: voids, must-trump, forbidden undertrumps); the rest
+are out of play, in any order: two deals are the same when the other hands are.
+
+* ``count_worlds(state, seat)``: how many consistent deals there are (float64: exact
+  below 2**53), by dynamic programming over the classes of cards that the same seats
+  may hold (at most 8 with 3 other seats), never listing them.
+* ``list_worlds(state, seat, out)``: every consistent deal, one row of 4 hand masks
+  (int64, by seat; the seat's own hand as it is, empty seats 0) per deal, in a fixed
+  order; -1 if `out` has too few rows. The search backtracks seat by seat and prunes
+  with Hall's condition on the seats still to deal, so every branch it enters ends in
+  a deal.
+* ``fill_world(state, seat, hands, world)``: a listed deal as a play state (what
+  ``search.sample_world`` makes from a drawn deal), to solve.
+* ``world_mismatches(buf, seat, params, rules, rng, worlds, out)``: for each listed deal,
+  the others' choices pimc's model would not have made there (``search.mismatches``);
+  weigh a deal by ``doubt ** m`` to infer as pimc does.
+
+The Python wrappers (``consistent_worlds``, ``world_states``) validate their arguments
+and return numpy arrays.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .bits import U1, popcount
+from .layout import N_STATE, PS_HAND, PS_PLAYERS
+from .search import SB_END, allowed_cards, finish_world, mismatches, start_replay, unseen_by
+from .state import copy_state
+
+WORLD_LIMIT = 10_000  # list every consistent deal when there are at most this many (issue 29)
+MAX_OTHERS = 3
+
+# Binomial coefficients C(n, k), n, k <= 52, as float64 (exact: the largest, C(52, 26), is below 2**53).
+_BINOM = np.zeros((53, 53), dtype=np.float64)
+for _n in range(53):
+    _BINOM[_n, 0] = 1.0
+    for _k in range(1, _n + 1):
+        _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + _BINOM[_n - 1, _k]
+
+
+@njit(cache=True, _nrt=False)
+def _others(state, seat, need, allowed, seats):
+    """The other seats in play order after `seat`: need[i] cards each, from allowed[i]; returns how many."""
+    n = state[PS_PLAYERS]
+    unseen = unseen_by(state, seat)
+    k = 0
+    for j in range(1, n):
+        o = (seat + j) % n
+        seats[k] = o
+        need[k] = popcount(np.uint64(state[PS_HAND + o]))
+        allowed[k] = allowed_cards(state, o, unseen)
+        k += 1
+    for i in range(k, MAX_OTHERS):
+        seats[i] = -1
+        need[i] = 0
+        allowed[i] = 0
+    return k
+
+
+@njit(cache=True)
+def count_worlds(state, seat):
+    """The number of consistent deals of the cards `seat` has not seen (module docstring), as a float64."""
+    need = np.zeros(MAX_OTHERS, dtype=np.int64)
+    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
+    _others(state, seat, need, allowed, seats)
+    unseen = unseen_by(state, seat)
+    # Class p (a bit per other seat): the unseen cards exactly those seats may hold.
+    size = np.zeros(8, dtype=np.int64)
+    m = unseen
+    while m:
+        c = m & (~m + U1)
+        m &= m - U1
+        p = 0
+        for i in range(MAX_OTHERS):
+            if allowed[i] & c:
+                p |= 1 << i
+        size[p] += 1
+    # f[r0, r1, r2]: ways to have dealt the classes so far leaving r_i cards still to deal to seat i.
+    f = np.zeros((need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
+    g = np.zeros_like(f)
+    f[need[0], need[1], need[2]] = 1.0
+    for p in range(1, 8):
+        mp = size[p]
+        if mp == 0:
+            continue
+        g[:, :, :] = 0.0
+        t0 = 52 if p & 1 else 0
+        t1 = 52 if p & 2 else 0
+        t2 = 52 if p & 4 else 0
+        for r0 in range(need[0] + 1):
+            for r1 in range(need[1] + 1):
+                for r2 in range(need[2] + 1):
+                    v = f[r0, r1, r2]
+                    if v == 0.0:
+                        continue
+                    for x0 in range(min(r0, t0, mp) + 1):
+                        w0 = v * _BINOM[mp, x0]
+                        for x1 in range(min(r1, t1, mp - x0) + 1):
+                            w1 = w0 * _BINOM[mp - x0, x1]
+                            for x2 in range(min(r2, t2, mp - x0 - x1) + 1):
+                                g[r0 - x0, r1 - x1, r2 - x2] += w1 * _BINOM[mp - x0 - x1, x2]
+        f[:, :, :] = g
+    return f[0, 0, 0]
+
+
+@njit(cache=True, _nrt=False)
+def _deposit(x, mask):
+    """The cards of `mask` picked by the bits of `x` (bit i: the i-th lowest card of mask)."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    x = np.uint64(x)
+    while x:
+        if x & U1:
+            out |= m & (~m + U1)
+        m &= m - U1
+        x >>= U1
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _next_combination(x):
+    """The next larger integer with as many bits set (Gosper's hack); x > 0."""
+    c = x & (~x + U1)
+    r = x + c
+    return (((r ^ x) >> np.uint64(2)) // c) | r
+
+
+@njit(cache=True, _nrt=False)
+def _feasible(pool, need, allowed, first, k):
+    """Hall's condition: seats first..k-1 can each get need[i] distinct cards of pool & allowed[i]."""
+    for subset in range(1, 1 << (k - first)):
+        union = np.uint64(0)
+        total = 0
+        for i in range(first, k):
+            if (subset >> (i - first)) & 1:
+                union |= allowed[i]
+                total += need[i]
+        if popcount(union & pool) < total:
+            return False
+    return True
+
+
+@njit(cache=True)
+def list_worlds(state, seat, out):
+    """Every consistent deal into out[w, 0:4] (hand masks by seat; module docstring); returns how many, or -1
+    if there are more than out's rows (the rows written then are a prefix of the list)."""
+    need = np.zeros(MAX_OTHERS, dtype=np.int64)
+    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
+    k = _others(state, seat, need, allowed, seats)
+    n = state[PS_PLAYERS]
+    unseen = unseen_by(state, seat)
+    cand = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    end = np.zeros(MAX_OTHERS, dtype=np.uint64)   # 1 << (cards in cand): the first pick past the last
+    pick = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    pool = np.zeros(MAX_OTHERS + 1, dtype=np.uint64)
+    hands = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    count = 0
+    if k == 0:
+        return 0
+    if not _feasible(unseen, need, allowed, 0, k):
+        return 0
+    pool[0] = unseen
+    lvl = 0
+    cand[0] = allowed[0] & unseen
+    end[0] = U1 << np.uint64(popcount(cand[0]))
+    pick[0] = (U1 << np.uint64(need[0])) - U1
+    while True:
+        if pick[lvl] >= end[lvl]:  # this seat's picks are done: back to the seat before
+            lvl -= 1
+            if lvl < 0:
+                break
+            pick[lvl] = _next_combination(pick[lvl]) if need[lvl] > 0 else end[lvl]
+            continue
+        hand = _deposit(pick[lvl], cand[lvl])
+        rest = pool[lvl] & ~hand
+        advance = True
+        if lvl + 1 == k:
+            if count >= out.shape[0]:
+                return -1
+            for s in range(4):
+                out[count, s] = state[PS_HAND + s] if s < n else 0
+            for i in range(lvl):
+                out[count, seats[i]] = np.int64(hands[i])
+            out[count, seats[lvl]] = np.int64(hand)
+            count += 1
+        elif _feasible(rest, need, allowed, lvl + 1, k):
+            hands[lvl] = hand
+            lvl += 1
+            pool[lvl] = rest
+            cand[lvl] = allowed[lvl] & rest
+            end[lvl] = U1 << np.uint64(popcount(cand[lvl]))
+            pick[lvl] = (U1 << np.uint64(need[lvl])) - U1
+            advance = False
+        if advance:
+            pick[lvl] = _next_combination(pick[lvl]) if need[lvl] > 0 else end[lvl]
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def fill_world(state, seat, hands, world):
+    """`world` (a play state) = `state` with the other seats' hands `hands` (4 masks by seat, a row of
+    ``list_worlds``), as `seat` would believe it (``search.finish_world``)."""
+    copy_state(world, state)
+    for s in range(state[PS_PLAYERS]):
+        if s != seat:
+            world[PS_HAND + s] = hands[s]
+    finish_world(state, seat, world)
+
+
+@njit(cache=True, _nrt=False)
+def world_mismatches(buf, seat, params, rules, rng, worlds, out, world):
+    """out[w]: the others' choices (bids, opponents' cards) pimc's model `params` would not have made
+    holding the hands of deal worlds[w] (``search.mismatches``, uncapped). `buf` is a play buffer with the
+    search area and the deal's record of play (``search.history_ok``); `world` is N_STATE words of scratch."""
+    start_replay(buf)
+    for w in range(worlds.shape[0]):
+        fill_world(buf, seat, worlds[w], world)
+        out[w] = mismatches(buf, world, seat, params, rules, rng, 1 << 30)
+
+
+# --- Python wrappers -----------------------------------------------------------------------------------
+
+
+class WorldList(NamedTuple):
+    """The consistent deals for one seat: `total` of them, and when `total` <= the limit asked for,
+    `hands` (uint64 array, total x players: each deal's hands by seat, the seat's own included), else None."""
+
+    total: int
+    hands: np.ndarray | None
+
+
+def _checked(state: np.ndarray, seat: int) -> np.ndarray:
+    state = np.asarray(state)
+    if state.dtype != np.int64 or state.ndim != 1 or state.shape[0] < N_STATE:
+        raise ValueError(f"a play state is an int64 array of at least {N_STATE} words")
+    players = int(state[PS_PLAYERS])
+    if players not in (2, 3, 4):
+        raise ValueError(f"the state's players must be 2, 3 or 4, not {players}")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat}: a seat 0..{players - 1} is needed")
+    return state
+
+
+def consistent_worlds(state: np.ndarray, seat: int, limit: int = WORLD_LIMIT) -> WorldList:
+    """Count the deals of the cards `seat` has not seen consistent with what it has seen (module docstring)
+    and, when they are at most `limit`, list them all (each to be weighed alike: ``--inference none``)."""
+    state = _checked(state, seat)
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, not {limit}")
+    total = float(count_worlds(state, seat))
+    if total > limit:
+        return WorldList(int(total), None)
+    out = np.zeros((int(total), 4), dtype=np.int64)
+    got = int(list_worlds(state, seat, out))
+    if got != int(total):  # pragma: no cover - the count and the list are one enumeration's two views
+        raise AssertionError(f"counted {int(total)} consistent deals, listed {got}")
+    players = int(state[PS_PLAYERS])
+    return WorldList(got, out[:, :players].view(np.uint64).copy())
+
+
+def world_states(state: np.ndarray, seat: int, hands: np.ndarray) -> np.ndarray:
+    """Play states (one row of N_STATE words per deal of `hands`, as ``consistent_worlds`` lists them)."""
+    state = _checked(state, seat)
+    hands = np.asarray(hands, dtype=np.uint64)
+    players = int(state[PS_PLAYERS])
+    if hands.ndim != 2 or hands.shape[1] != players:
+        raise ValueError(f"hands must be a (deals, {players}) array")
+    rows = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    rows[:, :players] = hands.view(np.int64)
+    out = np.zeros((hands.shape[0], N_STATE), dtype=np.int64)
+    for w in range(hands.shape[0]):
+        fill_world(state, seat, rows[w], out[w])
+    return out
+
+
+def world_mismatch_counts(buf: np.ndarray, seat: int, params: np.ndarray, rules: np.ndarray, rng: np.ndarray,
+                          hands: np.ndarray) -> np.ndarray:
+    """For each deal of `hands` (``consistent_worlds``), how many of the others' choices pimc's model would not
+    have made there (int64 array); `buf` is a play buffer with the search area and the deal's record of play."""
+    buf = np.asarray(buf)
+    if buf.dtype != np.int64 or buf.shape[0] < SB_END:
+        raise ValueError("world_mismatch_counts needs a play buffer with the search area (search.new_play_buffer)")
+    _checked(buf, seat)
+    players = int(buf[PS_PLAYERS])
+    hands = np.asarray(hands, dtype=np.uint64)
+    rows = np.zeros((hands.shape[0], 4), dtype=np.int64)
+    rows[:, :players] = hands.view(np.int64)
+    out = np.zeros(hands.shape[0], dtype=np.int64)
+    world = np.zeros(N_STATE, dtype=np.int64)
+    world_mismatches(buf, seat, params, rules, rng, rows, out, world)
+    return out

@@ -1,8 +1,10 @@
-"""The user documentation in docs/: its examples replay, and it names every rule parameter.
+"""The user documentation: its examples replay, and it names every rule parameter.
 
 docs/game-log.md holds a hand-written trinidad deal (pretty-printed in a ```json block
 and as one line in a ```jsonl block) and a short scored log; docs/rules.md explains
-every preset and parameter. These tests keep both in step with the code.
+every preset and parameter. README.md is for players: at most 300 lines, and every
+command of its quick start is run here (at small sizes) so that it cannot go stale.
+These tests keep all three in step with the code.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import copy
 import dataclasses
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -239,3 +242,110 @@ def test_format_rules_is_a_table_of_every_parameter():
     assert lines[1].split() == ["parameter", "value", "meaning"]
     assert [line.split()[0] for line in lines[3:]] == USER_PARAMETERS
     assert "dealer-opponents" in text and "final-jack" in text
+
+
+# --- README.md ---------------------------------------------------------------
+
+ROOT = DOCS.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The quick start's commands at test sizes: each option's value here replaces the README's (the README's sizes take
+# minutes), and the extra options make the slow parts (the pimc player) quick. Every other word of the command is
+# run as written.
+SMALL = {"--deals": {"report": "2000", "strategy": "4000", "check-advice": "1000"},
+         "--play-deals": {"check-advice": "200"}, "--play-matches": {"check-advice": "20"}}
+EXTRA = {"report": ["--pimc", "pimc:worlds=2"], "check-advice": ["--observer", "pimc:worlds=2"],
+         "whatif": ["--max-deals", "2000"]}
+NUMBER = re.compile(r"(?<![A-Za-z0-9:])[+\-−]?\d[\d,]*(?:\.\d+)?")
+VERDICT = re.compile(r"\b(supported|contradicted|inconclusive)\b")
+
+
+def quick_start() -> str:
+    """The README's "## Quick start" section, up to the next level-2 heading outside a code block."""
+    lines, inside, fence = [], False, False
+    for line in README.splitlines(keepends=True):
+        if line.startswith("```"):
+            fence = not fence
+        if line.startswith("## ") and not fence:
+            inside = line.strip() == "## Quick start"
+        if inside:
+            lines.append(line)
+    return "".join(lines)
+
+
+def quick_start_blocks() -> list[tuple[str, str]]:
+    """The quick start's fenced blocks in order, as (language, body)."""
+    return re.findall(r"^```(\w+)\n(.*?)^```", quick_start(), re.S | re.M)
+
+
+def shape(line: str) -> str:
+    """A line of output with its numbers and verdicts blanked, and its whitespace collapsed: what a run at other sizes
+    must still print."""
+    line = VERDICT.sub("VERDICT", NUMBER.sub("#", line))
+    line = re.sub(r"\b(stand|beg|give|run)\?$", r"\1", line.strip())  # "?": too close to call at this size
+    return " ".join(line.split())
+
+
+def small(words: list[str]) -> list[str]:
+    command, out = words[0], list(words)
+    for option, sizes in SMALL.items():
+        if option in out and command in sizes:
+            out[out.index(option) + 1] = sizes[command]
+    for option in EXTRA.get(command, [])[::2]:
+        assert option not in out, f"the README's {command} sets {option}: adjust EXTRA"
+    return out + EXTRA.get(command, [])
+
+
+def test_readme_is_short_and_names_no_numbered_document():
+    lines = README.splitlines()
+    assert len(lines) <= 300, len(lines)
+    assert not re.search(r"document\s+0\d", README, re.I)
+    for heading in ("## Set up", "## Quick start", "## Glossary"):
+        assert heading in README, heading
+    assert "make run" in README and "make test" in README
+    for term in ("Eldest", "Stand / beg", "Give one", "Run", "Kick", "Hang jack", "High, Low, Jack, Game", "Net points",
+                 "95% CI", "World", "Equilibrium"):
+        assert f"- **{term}" in README, term
+
+
+def test_readme_links_resolve():
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README):
+        if "://" not in target:
+            assert (ROOT / target).exists(), target
+    for doc in DOCS.glob("*.md"):
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", doc.read_text(encoding="utf-8")):
+            if "://" not in target:
+                assert (doc.parent / target).exists(), (doc.name, target)
+
+
+def test_readme_quick_start_runs(tmp_path, monkeypatch):
+    """Every command of the README's quick start runs (at test sizes) and prints what the README shows, numbers and
+    verdicts aside; the report excerpt shown after `report` is in the REPORT.md it writes."""
+    monkeypatch.chdir(tmp_path)
+    blocks = quick_start_blocks()
+    ran, report_dir = [], None
+    for lang, body in blocks:
+        if lang == "markdown":
+            assert report_dir is not None, "a markdown block in the quick start shows a report: put it after one"
+            written = {shape(line) for line in (report_dir / "REPORT.md").read_text(encoding="utf-8").splitlines()}
+            for line in body.splitlines():
+                if line.strip() and line.strip() != "...":
+                    assert shape(line) in written, line
+            continue
+        assert lang == "console", lang
+        runs = re.split(r"^\$ ", body, flags=re.M)[1:]
+        for run in runs:
+            command, *shown = run.splitlines()
+            words = shlex.split(command)
+            assert words[0] == "allfours", command
+            args = small(words[1:])
+            result = runner.invoke(app, args)
+            assert result.exit_code == 0, (args, result.output)
+            printed = {shape(line) for line in result.stdout.splitlines()}
+            for line in shown:
+                if line.strip() and line.strip() != "...":
+                    assert shape(line) in printed, (command, line, result.stdout)
+            ran.append(words[1])
+            if words[1] == "report":
+                report_dir = tmp_path / args[args.index("--out") + 1]
+                assert (report_dir / "REPORT.md").is_file() and (report_dir / "report.html").is_file()
+    assert ran == ["whatif", "strategy", "report", "check-advice"], ran

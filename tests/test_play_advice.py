@@ -268,7 +268,7 @@ def test_check_advice_json_lists_the_play_tips_beside_the_bidding_claims():
         assert c["followed_by_player"]["player"] == "pimc:worlds=6"  # the default, pimc: tests/golden/pins.json
         assert "Consejos y estrategias" in c["source"]
     text = runner.invoke(app, args[:-1] + ["--play-deals", "500", "--play-matches", "50"]).stdout
-    assert "Play advice (document 003)" in text and all(f"switch {s}:" in text for s in SWITCHES)
+    assert "Play advice (the Spanish-language guide)" in text and all(f"switch {s}:" in text for s in SWITCHES)
 
 
 def test_same_deals_for_every_tip():

@@ -1,4 +1,4 @@
-"""``allfours check-advice``: test the published advice (document 003) with estimates, CIs and verdicts."""
+"""``allfours check-advice``: test the published advice (a Spanish-language All Fours guide, translated) with estimates, CIs and verdicts."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def text_order(claims: list[Claim]) -> list[Claim]:
 
 def format_result(res: AdviceResult) -> str:
     r = res.rules
-    lines = [f"Published advice (document 003) checked: {r.preset}, {r.players} players, {score_text(res.score)}, "
+    lines = [f"Published advice (a Spanish-language All Fours guide, translated) checked: {r.preset}, {r.players} players, {score_text(res.score)}, "
              f"policy {res.policy}; {res.deals:,} paired "
              f"decision deals for the eldest and as many for the dealer, seed {res.seed}"]
     if res.equilibrium_deals:
@@ -107,7 +107,7 @@ def format_play(res: AdviceResult) -> list[str]:
     if not res.play:
         return []
     sides = "each side" if res.rules.sides == 2 else f"each of the {res.rules.sides} players"
-    lines = [f"Play advice (document 003), each tip a switch of the {res.policy} player: the same "
+    lines = [f"Play advice (the Spanish-language guide), each tip a switch of the {res.policy} player: the same "
              f"{res.play_deals:,} deals ({score_text(res.score)}) and {res.play_matches:,} matches played with the "
              f"switch on and off for one side, the other unchanged, the tip side in turn {sides}", ""]
     for claim in res.play:
@@ -186,7 +186,7 @@ def check_advice(
     = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Test the advice of document 003 ("Consejos y estrategias"): estimate, 95% CI and verdict per claim.
+    """Test the advice of a Spanish-language All Fours guide ("Consejos y estrategias", translated): estimate, 95% CI and verdict per claim.
 
     The eldest's two claims are read twice: as a best response to the policy's dealer and
     against the bidding game's equilibrium (method "equilibrium" in --json; --no-equilibrium

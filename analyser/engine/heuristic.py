@@ -53,7 +53,7 @@ Card play, each case's rules in the order they are tried:
   side tens, the ten of trump, the jack of trump. GUARD_JACK: while we hold the
   jack, the small trumps are its guards and move after the side aces.
 
-Document 003's advice as switches (``engine/tips.py`` says exactly what each does,
+The Spanish-language guide's advice as switches (``engine/tips.py`` says exactly what each does,
 quoting the tip): TIP_CAPTURE_JACK (``tip_capture_jack``), TIP_EARLY_TRUMPS
 (``tip_early_trumps``), TIP_TRUMP_ACE (``tip_trump_ace``) and TIP_KEEP_GAME
 (``tip_keep_game_cards``) narrow the legal cards in their situation before the rules
@@ -95,7 +95,7 @@ HEURISTIC_DEFAULTS = {
     "beg_trumps": (H_BEG_TRUMPS, 2.0), "give_trumps": (H_GIVE_TRUMPS, 3.0), "bunch_trumps": (H_BUNCH_TRUMPS, 2.0),
     "win_points": (H_WIN_POINTS, 4.0), "jack_value": (H_JACK_VALUE, 10.0), "draw_trumps": (H_DRAW_TRUMPS, 2.0),
     "smear": (H_SMEAR, 1.0), "score_aware": (H_SCORE_AWARE, 1.0), "cash_jack": (H_CASH_JACK, 1.0), "pull": (H_PULL, 1.0),
-    # Document 003's play advice as switches (engine/tips.py): -1 as the rules above play, 1 on, 0 off.
+    # The Spanish-language guide's play advice as switches (engine/tips.py): -1 as the rules above play, 1 on, 0 off.
     "tip_capture_jack": (H_TIP_CAPTURE_JACK, TIP_DEFAULT), "tip_early_trumps": (H_TIP_EARLY_TRUMPS, TIP_DEFAULT),
     "tip_trump_ace": (H_TIP_TRUMP_ACE, TIP_DEFAULT), "tip_keep_game_cards": (H_TIP_KEEP_GAME, TIP_DEFAULT),
     "tip_run_strong_side": (H_TIP_RUN_STRONG_SIDE, TIP_DEFAULT),
@@ -341,7 +341,7 @@ def heuristic_card(params, state, legal, rules, rng):
     legal = np.uint64(legal)
     if (legal & (legal - U1)) == 0:
         return lowest_card(legal)  # one legal card
-    if tips_active(params):  # document 003's play advice, switched on or off (engine/tips.py)
+    if tips_active(params):  # the Spanish-language guide's play advice, switched on or off (engine/tips.py)
         legal = tip_allowed(params, state, legal)
         if (legal & (legal - U1)) == 0:
             return lowest_card(legal)

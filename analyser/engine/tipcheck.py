@@ -1,4 +1,4 @@
-"""Kernels that measure document 003's play advice (``tips.py``) on duplicated deals and matches.
+"""Kernels that measure the Spanish-language guide's play advice (``tips.py``) on duplicated deals and matches.
 
 * ``tip_deals``: single deals from one score, the dealer the last seat. Each deal is
   played, for every tip and every seating (the tip's side on side 0, then side 1, ...),

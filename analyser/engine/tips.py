@@ -1,4 +1,4 @@
-"""The play advice of document 003 ("Consejos y estrategias") as switches of a card player.
+"""The play advice of a Spanish-language All Fours guide ("Consejos y estrategias") as switches of a card player.
 
 Each tip is one slot of the policy's parameter row (``layout.H_TIP_*``): -1 (the
 default, ``=auto``) leaves the player as it is, 1 (``=on``) forces the tip on, 0

@@ -240,7 +240,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                                  "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
                                  "deals": c["n"]} for c in claims])
     path = save_table(advice_view, out, "advice")
-    doc.paragraph(f"Document 003 (\"Consejos y estrategias\") gives four pieces of advice about begging and "
+    doc.paragraph(f"A Spanish-language All Fours guide (\"Consejos y estrategias\", translated) gives four pieces of advice about begging and "
                   f"giving (its advice on card play: \"Play advice\" below). Each is tested as stated in the table, with {sizes.advice:,} paired deals per role "
                   "under the heuristic player: *supported* when the 95% CI lies on the claim's side, "
                   "*contradicted* when it lies wholly on the other, else *inconclusive*.")
@@ -388,7 +388,7 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
                           "best response verdict": c.get("best_response_verdict", ""), "deals": c["n"]}
                          for c in claims])
     path = save_table(view, out, "equilibrium-advice")
-    doc.paragraph("The eldest's two claims of document 003, read against the equilibrium: the equilibrium's "
+    doc.paragraph("The eldest's two claims of the Spanish-language guide, read against the equilibrium: the equilibrium's "
                   "P(beg) over the hand classes the claim names, weighted by their deals, with its bootstrap 95% "
                   "CI. \"Beg when missing the ace or the jack\" is read as begging more often than not (above "
                   "0.5).")

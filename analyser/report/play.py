@@ -1,4 +1,4 @@
-"""The report's "Play advice" section: document 003's card-play tips, each a switch of the
+"""The report's "Play advice" section: the Spanish-language guide's card-play tips, each a switch of the
 card player, judged on duplicated deals and matches (``analysis.play_advice``)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def play_section(doc: Document, out: Path, advice: AdviceResult, numbers: dict[s
     r = advice.rules
     seats = "each side in turn" if r.sides == 2 else f"each of the {r.sides} players in turn"
     doc.paragraph(
-        "Document 003 also advises on card play. Each tip is a switch of the heuristic card player, set on or off "
+        "The Spanish-language guide also advises on card play. Each tip is a switch of the heuristic card player, set on or off "
         "for one side (`--policy heuristic:SWITCH=1` forces it on, `=0` off; `analyser/engine/tips.py` defines "
         f"each): the same {advice.play_deals:,} deals from 0:0 are played with the switch on and then off for the "
         f"tip side ({seats}), the other side the plain `{advice.policy}` player, on the same cards and random "
@@ -74,7 +74,7 @@ def play_section(doc: Document, out: Path, advice: AdviceResult, numbers: dict[s
         need = f"; about {c['deals_needed']:,} deals would separate it from zero" if c.get("deals_needed") else ""
         note = f" Note: {c['note']}." if c.get("note") else ""
         bullets.append(
-            f"**{c['verdict']}**: {c['claim']} Document 003: *{c['source'].split(': ', 1)[1]}* The switch "
+            f"**{c['verdict']}**: {c['claim']} The guide: *{c['source'].split(': ', 1)[1]}* The switch "
             f"`{c['switch']}`: {c['switch_does']}. On minus off: {c['estimate']:+.3f} net points per deal (95% CI "
             f"[{c['ci95'][0]:+.3f}, {c['ci95'][1]:+.3f}]){need}; the switch changed the play in "
             f"{c['changed_share']['estimate']:.1%} of plays{win}.{note}")

@@ -1,4 +1,4 @@
-"""Check the published advice of document 003 ("Consejos y estrategias") by paired Monte Carlo.
+"""Check the published advice of a Spanish-language All Fours guide ("Consejos y estrategias") by paired Monte Carlo.
 
 Each claim is stated as it is tested, with an estimate, a 95% CI and a verdict:
 ``supported``, ``contradicted`` or ``inconclusive``. Both passes sample deals from the
@@ -92,7 +92,7 @@ BOOTSTRAP_DRAWS = 4000
 ADVICE_STREAM = 1000
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
-SOURCE = "document 003, Consejos y estrategias"
+SOURCE = "a Spanish-language All Fours guide (Consejos y estrategias, translated)"
 BEST_RESPONSE, EQUILIBRIUM, DUPLICATED = ADVICE_METHODS
 BEG_MORE_OFTEN = 0.5           # claim 2e: beg more often than not
 EQUILIBRIUM_RESAMPLES = 200    # bootstrap re-solves of the equilibrium readings

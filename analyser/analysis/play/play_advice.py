@@ -1,4 +1,4 @@
-"""Check the play advice of document 003 ("Consejos y estrategias") on duplicated deals.
+"""Check the play advice of a Spanish-language All Fours guide ("Consejos y estrategias") on duplicated deals.
 
 Each tip is a switch of the card player (``engine/tips.py`` says exactly what each
 one does, quoting the tip; ``heuristic:tip_NAME=1`` forces it on, ``=0`` off, ``-1``
@@ -90,7 +90,7 @@ def default_observe_deals(deals: int) -> int:
 
 
 DUPLICATED = ADVICE_METHODS[2]
-SOURCE = "document 003, Consejos y estrategias"
+SOURCE = "a Spanish-language All Fours guide (Consejos y estrategias, translated)"
 Progress = Callable[[int], None]
 
 

@@ -83,7 +83,7 @@ def solve(
     held = position.cards_in_hands()
     if held > BIG_SOLVE:
         typer.echo(f"note: {held} cards are left in the hands; an exact solve this big can take minutes, with 12 "
-                   "cards in each of 4 hands hours (README: the solver's speed). Ctrl-C stops it; a line cut a trick "
+                   "cards in each of 4 hands hours (docs/solver.md: the solver's speed). Ctrl-C stops it; a line cut a trick "
                    "or two later solves in seconds.", err=True)
     solver = Solver.for_position(position)
     if solver.work.tt.nbytes >= 1 << 28:

@@ -45,16 +45,20 @@ def score_shift_chart(frame: pd.DataFrame, path: Path, title: str) -> Path:
 
 
 def tournament_chart(frame: pd.DataFrame, path: Path, title: str) -> Path:
-    """A's match-win rate in each pairing, with its 95% CI; the 50% line is an even match."""
-    fig = Figure(figsize=(7.5, 0.7 * len(frame) + 1.6))
+    """A's match-win rate in each pairing, with its 95% CI; the 50% line is an even match.
+    The numbers stand in a column of their own right of the plot, so no CI bar crosses them."""
+    fig = Figure(figsize=(8.5, 0.7 * len(frame) + 1.6))
     ax = fig.add_subplot()
     y = np.arange(len(frame))[::-1]
     rate = 100 * frame["a_win_rate"].to_numpy()
     lo = 100 * frame["ci_lo"].to_numpy()
     hi = 100 * frame["ci_hi"].to_numpy()
     ax.barh(y, rate, xerr=[rate - lo, hi - rate], color="0.8", edgecolor="black", capsize=4)
-    for yi, r in zip(y, rate):
-        ax.text(r, yi, f"  {r:.1f}%", va="center", ha="left", fontsize=9)
+    column = ax.get_yaxis_transform()  # x in axes fractions (right of the plot), y in rows
+    for yi, r, a, b in zip(y, rate, lo, hi):
+        ax.text(1.03, yi, f"{r:.1f}%  [{a:.1f}, {b:.1f}]", transform=column, va="center", ha="left", fontsize=9)
+    ax.text(1.03, 1.01, "won  [95% CI]", transform=ax.transAxes, va="bottom", ha="left", fontsize=9,
+            fontweight="bold")
     ax.axvline(50, color="black", lw=0.9, ls="--")
     ax.set_yticks(y, [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"])])
     ax.set_xlim(0, 100)

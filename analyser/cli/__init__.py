@@ -22,6 +22,7 @@ from . import advice, bench, equilibrium, equity, replay, report, simulate, stra
 from . import rules
 from . import solve
 from . import analyse
+from . import record
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -134,6 +135,7 @@ app.command("strategy")(strategy.strategy)
 app.command("equilibrium")(equilibrium.equilibrium)
 app.command("check-advice")(advice.check_advice)
 app.command("report")(report.report)
+app.command("record")(record.record)
 
 
 def main() -> None:

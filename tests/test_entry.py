@@ -94,6 +94,7 @@ def test_whole_simulated_lines_rebuild_exactly(preset, players, settings):
     for line in simulated(preset, players, settings, 60, seed=players + 11):
         built = check_line(line)
         assert built.finished and built.line == line
+        assert referee_line(built.line).score_after == line["score_after"]
         seen |= {ev["event"] for ev in line["events"]}
     assert {"run", "more", "give", "stand"} <= seen
 

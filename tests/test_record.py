@@ -95,7 +95,7 @@ CONFIGS = [("trinidad", 4, ()), ("trinidad", 2, ()), ("classic", 3, ()), ("class
 
 @pytest.mark.parametrize("preset,players,settings", CONFIGS)
 def test_piped_deals_come_out_as_the_simulators_lines(tmp_path, preset, players, settings):
-    lines = simulated(preset, players, 8, seed=players + 5, settings=settings)
+    lines = simulated(preset, players, 5, seed=players + 5, settings=settings)
     path, result = record(tmp_path, lines, None)
     assert result.exit_code == 0, result.output
     written = [json.loads(t) for t in path.read_text().splitlines()]
@@ -111,6 +111,21 @@ def test_piped_deals_come_out_as_the_simulators_lines(tmp_path, preset, players,
     assert [json.loads(t) for t in path.read_text().splitlines()] == [view_of(line, seat) for line in lines]
     replay = runner.invoke(app, ["replay", str(path)])
     assert replay.exit_code == 0, replay.output
+
+
+@pytest.mark.parametrize("seat", [None, 2])
+def test_void_deals_bunched_and_exhausted_stay_in_the_line(tmp_path, seat):
+    """A bunched deal and an exhausted pack: the same dealer deals again, in the same line."""
+    lines = simulated("partnership-seven", 4, 115, seed=1)
+    void = [line for line in lines if any(e["event"] == "redeal" for e in line["events"])]
+    picked = [void[0], next(ln for ln in void if [e["reason"] for e in ln["events"] if e["event"] == "redeal"]
+                            == ["exhausted", "exhausted"])]
+    for k, line in enumerate(picked):
+        path, result = record(tmp_path, [line], seat, name=f"void{k}.jsonl")
+        assert result.exit_code == 0, result.output
+        assert "the same dealer deals again" in result.output
+        want = line if seat is None else view_of(line, seat)
+        assert [json.loads(t) for t in path.read_text().splitlines()] == [want]
 
 
 def test_the_transcript_says_turns_tricks_points_and_score(tmp_path):
@@ -159,6 +174,24 @@ def test_end_of_input_keeps_finished_deals_and_exits_0(tmp_path):
     # appended, never overwritten
     result = runner.invoke(app, ["record", "--out", str(path), *options(lines, 0)], input="\n".join(typed[:cut]))
     assert len(path.read_text().splitlines()) == 2
+
+
+def test_partial_saves_the_deal_in_progress_cut_at_its_decision(tmp_path):
+    lines = simulated("trinidad", 4, 2, seed=6)
+    typed = answers(lines, 3)
+    cut = len(answers(lines[:1], 3)) + 6  # the first deal, "y", then the second deal's first answers
+    path = tmp_path / "deals.jsonl"
+    result = runner.invoke(app, ["record", "--out", str(path), "--partial", *options(lines, 3)],
+                           input="\n".join(typed[:cut]))
+    assert result.exit_code == 0, result.output
+    assert f"end of input: 1 finished deal saved to {path}, and the deal in progress up to now (" in result.output
+    first, second = (json.loads(t) for t in path.read_text().splitlines())
+    assert first == view_of(lines[0], 3)
+    from analyser.table.entry import check_line, decision_due
+
+    assert "score_after" not in second and second["events"] == check_line(second).line["events"]
+    assert decision_due(second)[0] in ("bid", "card")
+    assert second["events"] == view_of(lines[1], 3)["events"][:len(second["events"])]
 
 
 def test_questions_without_options_and_undo(tmp_path):

@@ -25,6 +25,9 @@ def record(
                                            "or 'all' when every hand is known; asked when not given.")] = None,
     score: ScoreOpt = None,
     seed: SeedOpt = 1,
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="At end of input or Ctrl-C, also append the deal in progress, cut where a bid or a card "
+                          "is due (a line `allfours hint --log` reads).")] = False,
 ) -> None:
     """Enter a real deal as it is played: rules, dealer, your seat, your hand (or every hand), turn-ups, bids,
     then each card in turn. An impossible answer is refused with the reason at once; trick winners, points and
@@ -63,11 +66,15 @@ def record(
     except EndOfInput:
         if interactive:
             typer.echo()
+        if partial:
+            recorder.save_partial()
         typer.echo(f"end of input: {saved_words(recorder)}")
         return
     except KeyboardInterrupt:
         if interactive:
             typer.echo()
+        if partial:
+            recorder.save_partial()
         typer.echo(f"interrupted: {saved_words(recorder)}", err=True)
         raise typer.Exit(130) from None
     except RecordError as err:

@@ -86,6 +86,8 @@ class Recorder:
         self.saved = 0
         self.answer_count = 0
         self.in_progress = False
+        self.current: Built | None = None  # the deal in progress, as far as it is entered
+        self.partial = False               # the deal in progress was saved, cut at its decision
 
     # talking
 
@@ -237,7 +239,7 @@ class Recorder:
         self.in_progress = True
         while True:
             entry = self.entry(rules, dealer, seat, score, earlier, answers)
-            built = build(entry)
+            built = self.current = build(entry)
             said = self.tell(rules, built, answers, said)
             due = built.due
             if due.kind == "redeal":
@@ -263,6 +265,13 @@ class Recorder:
                     self.say("  nothing to undo in this deal")
                 continue
             answers.append(answer)
+
+    def save_partial(self) -> None:
+        """Append the deal in progress, cut where a bid or a card is due (what hint reads); nothing elsewhere."""
+        built = self.current
+        if self.in_progress and built is not None and built.due.decision:
+            append_line(self.out, built.line)
+            self.partial = True
 
     @staticmethod
     def answer_text(answer: tuple[str, int | None, Any]) -> str:
@@ -430,7 +439,9 @@ def saved_words(recorder: Recorder) -> str:
     """How many finished deals the entry saved, and where."""
     n = recorder.saved
     text = f"{n} finished deal{'' if n == 1 else 's'} saved to {recorder.out}"
-    if recorder.in_progress:
+    if recorder.partial and recorder.current is not None:
+        text += f", and the deal in progress up to now ({recorder.current.due.text})"
+    elif recorder.in_progress:
         text += " (the deal in progress is not saved)"
     return text
 

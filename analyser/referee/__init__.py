@@ -11,10 +11,14 @@ The rules live by phase, one short module each:
 * ``bidding``: the deal up to trick play (deal, turn-ups and kicks, stand/beg, give/run, runs,
   redeals, the bunching vote, trump, the jack bonus, discards);
 * ``play``: the tricks (turn to play, legal cards, trick winners, what each side captured);
-* ``scoring``: the points (checked against the log's, the match's end) and High, Low, Jack, Game.
+* ``scoring``: the points (checked against the log's, the match's end) and High, Low, Jack, Game;
+* ``line``: `Referee`, the phases put together. Other readers of a log (``solve``'s positions, the
+  analysis's decision lists) subclass it and override a phase (`play_phase`) or the cursor (`take`);
+* ``views``: a seat's view, every card the seat did not see written ``??``: refereed as far as it
+  shows (`read_view`, which also says what the seat knows), and made from a full log (`view_of`);
+  ``view_deal`` and ``view_play`` are its two phases.
 
-`Referee` puts them together. Other readers of a log (``solve``'s positions, the analysis's
-decision lists) subclass it and override a phase (`play_phase`) or the cursor (`take`).
+A refereed line as a person reads it (``replay --show``) is ``deal_account``, outside the referee.
 """
 
 from __future__ import annotations
@@ -22,61 +26,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .bidding import BiddingPhase
-from .play import PlayPhase
-from .reading import LogError, Verdict
-from .scoring import MatchOver, Scoring
+from .line import ReachedPlay, Referee, UpToPlay
+from .reading import HIDDEN, LogError, Verdict
+from .scoring import MatchOver
+from .views import View, read_view, view_of, view_seat
 
-__all__ = ["LogError", "MatchOver", "ReachedPlay", "Referee", "UpToPlay", "Verdict", "referee_line", "referee_text"]
-
-
-class Referee(BiddingPhase, PlayPhase, Scoring):
-    """One line refereed: `run()` returns its `Verdict` or raises `LogError` at the first wrong event."""
-
-    def run(self) -> Verdict:
-        try:
-            self.line()
-        except MatchOver:
-            pass
-        if self.pos < len(self.events):
-            what = "the target was reached" if self.verdict.winner is not None else "the deal is over"
-            raise LogError(self.pos, f"unexpected event {self.events[self.pos].get('event')!r} after {what}")
-        self.verdict.score_after = list(self.score)
-        if not self.check:  # scored, not checked: score_after and winner may be absent
-            return self.verdict
-        after = self.obj.get("score_after")
-        if after != self.score:
-            raise LogError(-1, f"wrong score_after: log has {after}, the rules give {self.score}")
-        if self.obj.get("winner", None) != self.verdict.winner:
-            raise LogError(-1, f"wrong winner: log has {self.obj.get('winner')}, the rules give {self.verdict.winner}")
-        return self.verdict
-
-    def line(self) -> None:
-        """The whole deal: bidding (up to trump and the discards), then trick play and its points."""
-        hands, trump = self.bidding_phase()
-        self.play_phase(hands, trump)
-
-
-class ReachedPlay(Exception):
-    """`UpToPlay` reached the first lead."""
-
-
-class UpToPlay(Referee):
-    """The referee up to trick play: `line()` keeps the hands as play starts (`start_hands`) and `trump`, and
-    stops there with ReachedPlay."""
-
-    def play_phase(self, hands: list[set[int]], trump: int) -> None:
-        sizes = {len(h) for h in hands}
-        if len(sizes) != 1:
-            raise LogError(self.pos, f"hands must be equal before play, not of sizes {sorted(sizes)}")
-        self.start_hands = [set(h) for h in hands]
-        self.trump = trump
-        raise ReachedPlay
+__all__ = ["HIDDEN", "LogError", "MatchOver", "ReachedPlay", "Referee", "UpToPlay", "Verdict", "View", "read_view",
+           "referee_line", "referee_text", "view_of", "view_seat"]
 
 
 def referee_line(obj: Any) -> Verdict:
-    """Referee one parsed log line; raises LogError naming the first wrong event."""
-    return Referee(obj).run()
+    """Referee one parsed log line, a full log or a seat's view (`read_view`); raises LogError naming the first
+    wrong event. A view's verdict names its `seat` and what it could not check (`unchecked`)."""
+    if view_seat(obj) is None:
+        return Referee(obj).run()
+    return read_view(obj).verdict
 
 
 def referee_text(text: str) -> Verdict:

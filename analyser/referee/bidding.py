@@ -11,6 +11,14 @@ from .scoring import Scoring
 
 
 class BiddingPhase(Scoring):
+    def hand_cards(self, tokens: object, count: int, seat: int, what: str) -> list[int]:
+        """The cards `seat` is dealt in a `deal` or `more` event (a seat's view reads hidden ones here)."""
+        return self.cards(tokens, count, what)
+
+    def discard_cards(self, tokens: object, count: int, seat: int, hand: set[int]) -> list[int]:
+        """The cards of `seat`'s `discard` event, from `hand` (a seat's view reads hidden ones here)."""
+        return self.cards(tokens, count, f"discard of seat {seat}")
+
     def bidding_phase(self) -> tuple[list[set[int]], int]:
         """Referee every event before the first play; the hands as play starts, and trump."""
         while True:
@@ -43,7 +51,7 @@ class BiddingPhase(Scoring):
         used: set[int] = set()
         hands = []
         for seat, tokens in enumerate(event["hands"]):
-            cards = self.cards(tokens, HAND_SIZE, f"hand of seat {seat}")
+            cards = self.hand_cards(tokens, HAND_SIZE, seat, f"hand of seat {seat}")
             for c in cards:
                 self.fresh(c, used)
             hands.append(set(cards))
@@ -73,7 +81,7 @@ class BiddingPhase(Scoring):
             if not isinstance(more.get("hands"), list) or len(more["hands"]) != n:
                 raise LogError(self.pos - 1, f"more must list {n} hands, one per seat")
             for seat, tokens in enumerate(more["hands"]):
-                for c in self.cards(tokens, r.run_cards, f"more cards of seat {seat}"):
+                for c in self.hand_cards(tokens, r.run_cards, seat, f"more cards of seat {seat}"):
                     self.fresh(c, used)
                     hands[seat].add(c)
             turnup = self.card(self.take("turnup").get("card"))
@@ -98,7 +106,7 @@ class BiddingPhase(Scoring):
             seat = self.seat_of(event)
             if seat not in due:
                 raise LogError(self.pos - 1, f"seat {seat} may not discard (already six cards, or discarded)")
-            cards = self.cards(event.get("cards"), len(hands[seat]) - HAND_SIZE, f"discard of seat {seat}")
+            cards = self.discard_cards(event.get("cards"), len(hands[seat]) - HAND_SIZE, seat, hands[seat])
             for c in cards:
                 if c not in hands[seat]:
                     raise LogError(self.pos - 1, f"seat {seat} discards {card_name(c)}, which it does not hold")

@@ -10,6 +10,8 @@ from ..errors import AllFoursError
 from ..gamelog import FORMAT
 from ..rules import RuleSet, RulesError, rules_from_log
 
+HIDDEN = "??"  # a card the seat whose view a line is did not see (docs/game-log.md, "A seat's view")
+
 
 class LogError(AllFoursError):
     """A line that breaks the rules or the format: `event` is the event index (-1: the line itself)."""
@@ -26,6 +28,9 @@ class Verdict:
     score_after: list[int] = field(default_factory=list)
     winner: int | None = None
     scored: bool = False  # True when the line had no points events and was scored here
+    where: list[int] = field(default_factory=list)  # for each point, the event it stands before (or is)
+    seat: int | None = None  # a seat's view: that seat (None: a full log)
+    unchecked: list[str] = field(default_factory=list)  # a view: what it could not check, in words
 
 
 def card_mask(cards: set[int]) -> int:
@@ -110,10 +115,25 @@ class EventReader:
             raise LogError(self.pos - 1, f"{event['event']} by seat {seat} out of turn: the {role} is seat {expected}")
 
     def card(self, token: Any) -> int:
+        if token == HIDDEN:
+            raise LogError(self.pos - 1, self.hidden_here())
         try:
             return parse_card(token)
         except CardError as err:
             raise LogError(self.pos - 1, str(err)) from None
+
+    def hidden_here(self) -> str:
+        """Why a hidden card (??) may not stand in the event just taken."""
+        name = self.events[self.pos - 1].get("event") if self.pos > 0 else None
+        if name == "play":
+            return "a play cannot be hidden (??): every seat sees every card played"
+        if name == "turnup":
+            return "a turn-up cannot be hidden (??): every seat sees it"
+        first = next((e for e in self.events if isinstance(e, dict) and e.get("event") == "deal"), {})
+        if any(isinstance(h, list) and h and all(t == HIDDEN for t in h) for h in first.get("hands") or []):
+            return "a seat's view (other hands hidden as ??) where a full log is needed: every hand shown"
+        return ("a hidden card (??) in a full log: the deal shows every hand, so every card must be shown "
+                "(a seat's view shows its own hand and hides every other hand)")
 
     def cards(self, tokens: Any, count: int, what: str) -> list[int]:
         if not isinstance(tokens, list) or len(tokens) != count:

@@ -29,6 +29,7 @@ class Scoring(EventReader):
             if why == "game" and "totals" in event and event["totals"] != totals:
                 raise LogError(self.pos, f"wrong game totals: log has {event['totals']}, captured {totals}")
             self.pos += 1
+        self.verdict.where.append(self.pos - 1 if self.check else self.pos)
         self.verdict.points.append((side, n, why))
         self.score[side] += n
         if self.score[side] >= self.rules.target:

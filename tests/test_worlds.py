@@ -544,3 +544,76 @@ def test_worlds_of_a_log_position_after_a_run_know_the_turnups_and_own_discards(
             assert abs(v.mean() - exact[c]) <= max(4 * se, 1e-9), (card_name(c), v.mean(), exact[c], se)
         tested += 1
     assert tested >= 1
+
+
+def test_listed_worlds_weighed_by_the_others_choices_as_pimc_weighs_a_drawn_world():
+    """world_mismatch_counts: for each listed deal, the others' choices pimc's model would not have made there
+    (a slow replay from the deal, test_pimc_inference.slow_mismatches); the true deal has none."""
+    from analyser.engine.worlds import world_mismatch_counts
+
+    from test_pimc_inference import HEURISTIC, heuristic_positions, slow_mismatches
+
+    checked = nonzero = 0
+    for rules, state in heuristic_positions("trinidad", 2, 40, seed=5):
+        seat = int(state[PS_TO_PLAY])
+        listed = consistent_worlds(state, seat, limit=3000)
+        if listed.hands is None:
+            continue
+        rng = chunk_rngs(1, 0)[1]
+        counts = world_mismatch_counts(state, seat, HEURISTIC, rules.as_array(), rng, listed.hands)
+        states = world_states(state, seat, listed.hands)
+        for w in range(0, listed.total, max(1, listed.total // 25)):
+            assert counts[w] == slow_mismatches(rules, state, states[w], seat)
+        truth = [i for i, row in enumerate(listed.hands)
+                 if all(int(row[s]) == int(np.uint64(state[PS_HAND + s])) for s in range(2))]
+        assert len(truth) == 1 and counts[truth[0]] == 0, "the true deal is listed and agrees with every play"
+        nonzero += int((counts > 0).any())
+        checked += 1
+    assert checked >= 5 and nonzero > 0
+
+
+@pytest.mark.parametrize("preset,players,settings", CASES)
+def test_sample_worlds_draws_consistent_deals_by_the_seed(preset, players, settings):
+    from analyser.engine.worlds import sample_worlds
+
+    r = random.Random(f"draw/{preset}/{players}/{settings}")
+    for i in range(8):
+        e = random_ending(preset, players, settings, 1 + i % 6, r, runs=i % 3)
+        seat = e.seat
+        hands = sample_worlds(e.state, seat, 20, seed=i)
+        assert hands.shape == (20, players) and hands.dtype == np.uint64
+        assert np.array_equal(hands, sample_worlds(e.state, seat, 20, seed=i)), "same seed, same worlds"
+        known = bits(e.turnups) | bits(e.discards[seat])
+        for row in hands:
+            dealt = 0
+            for o in range(players):
+                hand = int(row[o])
+                assert dealt & hand == 0
+                dealt |= hand
+                if o == seat:
+                    assert hand == bits(e.hands[seat])
+                    continue
+                assert bin(hand).count("1") == len(e.hands[o]) and hand & known == 0
+                assert hand & ~ref_unseen(e, seat) == 0 and plays_legal(e, o, tuple(cards_of(hand)))
+
+
+def test_sample_worlds_is_uniform_over_the_consistent_deals():
+    from analyser.engine.worlds import sample_worlds
+
+    r = random.Random(12)
+    checked = 0
+    while checked < 8:
+        preset, players = [("classic", 3), ("trinidad", 4), ("classic", 2), ("partnership-seven", 4)][checked % 4]
+        e = random_ending(preset, players, ("undertrump=forbidden",) if preset == "classic" else (), 1, r)
+        listed = consistent_worlds(e.state, e.seat, limit=80)
+        if listed.hands is None or listed.total < 3:
+            continue
+        index = {tuple(int(x) for x in row): i for i, row in enumerate(listed.hands)}
+        draws = 400 * listed.total
+        counts = np.zeros(listed.total)
+        for row in sample_worlds(e.state, e.seat, draws, seed=checked):
+            counts[index[tuple(int(x) for x in row)]] += 1
+        p = 1 / listed.total
+        se = math.sqrt(p * (1 - p) / draws)
+        assert np.all(np.abs(counts / draws - p) < 5 * se)
+        checked += 1

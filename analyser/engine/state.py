@@ -3,7 +3,10 @@
 The state is one int64 array laid out by the ``S_*`` constants of ``layout.py``:
 hands, trump, the trick so far by seat, leader, led suit, best card and seat, top
 trump, cards captured per side, the jack's captor, the cards each seat has played (``played_by``),
-the voids each seat has shown, the dealer and the scores. A search player copies a
+the voids each seat has shown (``PS_VOIDS`` by suit, ``PS_LACKS`` by card: what the
+rules made a play show), what the seats know is out of play (``PS_TURNUPS``, every
+turn-up of the deal; ``PS_DISCARDS``, each seat's own discards: ``set_out_of_play``,
+``known_out``), the dealer and the scores. A search player copies a
 state (``copy_state`` or ``state.copy()``), tries a card with ``apply`` and plays
 on with ``playout`` (``playout.py``, where the seats' policies choose); the engine's
 own trick loop is ``playout`` too, so there is one implementation of play. This
@@ -11,6 +14,8 @@ module knows no policy: the search players (``search.py``) stand on it.
 
 * ``init_state(state, rules, hands, trump, turnup, dealer, scores)``: the position
   when trick play starts (the eldest to lead).
+* ``set_out_of_play(state, turnups, discards)``: the turn-ups of the deal and each
+  seat's discards, after ``init_state`` (``deal.py`` and positions cut from a log).
 * ``legal(state)``: mask of the cards the seat to play may play.
 * ``apply(state, card)``: play it; returns the trick's winner when it completes it,
   else -1.

@@ -10,20 +10,24 @@ are out of play, in any order: two deals are the same when the other hands are.
 
 * ``count_worlds(state, seat)``: how many consistent deals there are (float64: exact
   below 2**53), by dynamic programming over the classes of cards that the same seats
-  may hold (at most 8 with 3 other seats), never listing them.
+  may hold (at most 8 with 3 other seats; ``_completions``), never listing them.
 * ``list_worlds(state, seat, out)``: every consistent deal, one row of 4 hand masks
   (int64, by seat; the seat's own hand as it is, empty seats 0) per deal, in a fixed
   order; -1 if `out` has too few rows. The search backtracks seat by seat and prunes
   with Hall's condition on the seats still to deal, so every branch it enters ends in
   a deal.
+* ``draw_worlds(state, seat, rng, out)``: out's rows filled with deals drawn exactly
+  uniformly among the consistent ones (the counting tables built once, then each deal
+  drawn class by class in proportion to the deals each choice leaves); returns their
+  number. ``search.sample_world`` draws by rejection, exact only while rejection works.
 * ``fill_world(state, seat, hands, world)``: a listed deal as a play state (what
   ``search.sample_world`` makes from a drawn deal), to solve.
 * ``world_mismatches(buf, seat, params, rules, rng, worlds, out)``: for each listed deal,
   the others' choices pimc's model would not have made there (``search.mismatches``);
   weigh a deal by ``doubt ** m`` to infer as pimc does.
 
-The Python wrappers (``consistent_worlds``, ``world_states``) validate their arguments
-and return numpy arrays.
+The Python wrappers (``consistent_worlds``, ``sample_worlds``, ``world_states``,
+``world_mismatch_counts``) validate their arguments and return numpy arrays.
 """
 
 from __future__ import annotations
@@ -33,9 +37,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bits import U1, popcount
+from .bits import U1, popcount, rand_unit, rng_state
 from .layout import N_STATE, PS_HAND, PS_PLAYERS
-from .search import SB_END, allowed_cards, finish_world, mismatches, start_replay, unseen_by
+from .search import SB_END, _draw, allowed_cards, finish_world, mismatches, start_replay, unseen_by
 from .state import copy_state
 
 WORLD_LIMIT = 10_000  # list every consistent deal when there are at most this many (issue 29)
@@ -69,15 +73,14 @@ def _others(state, seat, need, allowed, seats):
 
 
 @njit(cache=True)
-def count_worlds(state, seat):
-    """The number of consistent deals of the cards `seat` has not seen (module docstring), as a float64."""
-    need = np.zeros(MAX_OTHERS, dtype=np.int64)
-    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
-    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
-    _others(state, seat, need, allowed, seats)
+def _classes(state, seat, need, allowed, seats, cards, size):
+    """The other seats (``_others``), and the unseen cards by class: cards[p] the cards exactly the seats
+    of bit set p may hold, size[p] how many."""
+    k = _others(state, seat, need, allowed, seats)
     unseen = unseen_by(state, seat)
-    # Class p (a bit per other seat): the unseen cards exactly those seats may hold.
-    size = np.zeros(8, dtype=np.int64)
+    for p in range(8):
+        cards[p] = 0
+        size[p] = 0
     m = unseen
     while m:
         c = m & (~m + U1)
@@ -86,33 +89,111 @@ def count_worlds(state, seat):
         for i in range(MAX_OTHERS):
             if allowed[i] & c:
                 p |= 1 << i
+        cards[p] |= c
         size[p] += 1
-    # f[r0, r1, r2]: ways to have dealt the classes so far leaving r_i cards still to deal to seat i.
-    f = np.zeros((need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
-    g = np.zeros_like(f)
-    f[need[0], need[1], need[2]] = 1.0
-    for p in range(1, 8):
+    return k
+
+
+@njit(cache=True)
+def _completions(need, size):
+    """F[p, r0, r1, r2]: the ways to deal classes p..7 so that seat i gets exactly r_i more cards (F[8]: 1 at
+    r = 0). F[1, need] is the number of consistent deals (class 0, cards nobody may hold, stays out)."""
+    f = np.zeros((9, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
+    f[8, 0, 0, 0] = 1.0
+    for p in range(7, 0, -1):
         mp = size[p]
         if mp == 0:
+            f[p] = f[p + 1]
             continue
-        g[:, :, :] = 0.0
         t0 = 52 if p & 1 else 0
         t1 = 52 if p & 2 else 0
         t2 = 52 if p & 4 else 0
         for r0 in range(need[0] + 1):
             for r1 in range(need[1] + 1):
                 for r2 in range(need[2] + 1):
-                    v = f[r0, r1, r2]
-                    if v == 0.0:
-                        continue
+                    total = 0.0
                     for x0 in range(min(r0, t0, mp) + 1):
-                        w0 = v * _BINOM[mp, x0]
+                        w0 = _BINOM[mp, x0]
                         for x1 in range(min(r1, t1, mp - x0) + 1):
                             w1 = w0 * _BINOM[mp - x0, x1]
                             for x2 in range(min(r2, t2, mp - x0 - x1) + 1):
-                                g[r0 - x0, r1 - x1, r2 - x2] += w1 * _BINOM[mp - x0 - x1, x2]
-        f[:, :, :] = g
-    return f[0, 0, 0]
+                                total += w1 * _BINOM[mp - x0 - x1, x2] * f[p + 1, r0 - x0, r1 - x1, r2 - x2]
+                    f[p, r0, r1, r2] = total
+    return f
+
+
+@njit(cache=True)
+def count_worlds(state, seat):
+    """The number of consistent deals of the cards `seat` has not seen (module docstring), as a float64."""
+    need = np.zeros(MAX_OTHERS, dtype=np.int64)
+    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
+    cards = np.zeros(8, dtype=np.uint64)
+    size = np.zeros(8, dtype=np.int64)
+    _classes(state, seat, need, allowed, seats, cards, size)
+    return _completions(need, size)[1, need[0], need[1], need[2]]
+
+
+@njit(cache=True)
+def draw_worlds(state, seat, rng, out):
+    """out[w, 0:4] for every row: a consistent deal drawn exactly uniformly (module docstring), hand masks by
+    seat as ``list_worlds`` writes them. Returns the number of consistent deals (0: none, out untouched)."""
+    need = np.zeros(MAX_OTHERS, dtype=np.int64)
+    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
+    cards = np.zeros(8, dtype=np.uint64)
+    size = np.zeros(8, dtype=np.int64)
+    k = _classes(state, seat, need, allowed, seats, cards, size)
+    f = _completions(need, size)
+    total = f[1, need[0], need[1], need[2]]
+    if total == 0.0:
+        return 0.0
+    n = state[PS_PLAYERS]
+    hands = np.zeros(MAX_OTHERS, dtype=np.uint64)
+    for w in range(out.shape[0]):
+        r0, r1, r2 = need[0], need[1], need[2]
+        for i in range(MAX_OTHERS):
+            hands[i] = 0
+        for p in range(1, 8):
+            mp = size[p]
+            if mp == 0:
+                continue
+            t0 = 52 if p & 1 else 0
+            t1 = 52 if p & 2 else 0
+            t2 = 52 if p & 4 else 0
+            # x, the cards of this class each seat gets, with probability mult(x) F[p+1, r - x] / F[p, r].
+            u = rand_unit(rng) * f[p, r0, r1, r2]
+            c0 = c1 = c2 = -1
+            acc = 0.0
+            for x0 in range(min(r0, t0, mp) + 1):
+                w0 = _BINOM[mp, x0]
+                for x1 in range(min(r1, t1, mp - x0) + 1):
+                    w1 = w0 * _BINOM[mp - x0, x1]
+                    for x2 in range(min(r2, t2, mp - x0 - x1) + 1):
+                        v = w1 * _BINOM[mp - x0 - x1, x2] * f[p + 1, r0 - x0, r1 - x1, r2 - x2]
+                        if v > 0.0:
+                            c0, c1, c2 = x0, x1, x2  # the last choice of weight, should rounding leave u above
+                            acc += v
+                            if u < acc:
+                                break
+                    if u < acc:
+                        break
+                if u < acc:
+                    break
+            pool = cards[p]
+            for i, x in ((0, c0), (1, c1), (2, c2)):
+                if x > 0:
+                    got = _draw(pool, x, rng)
+                    pool &= ~got
+                    hands[i] |= got
+            r0 -= c0
+            r1 -= c1
+            r2 -= c2
+        for s in range(4):
+            out[w, s] = state[PS_HAND + s] if s < n else 0
+        for i in range(k):
+            out[w, seats[i]] = np.int64(hands[i])
+    return total
 
 
 @njit(cache=True, _nrt=False)
@@ -269,6 +350,21 @@ def consistent_worlds(state: np.ndarray, seat: int, limit: int = WORLD_LIMIT) ->
         raise AssertionError(f"counted {int(total)} consistent deals, listed {got}")
     players = int(state[PS_PLAYERS])
     return WorldList(got, out[:, :players].view(np.uint64).copy())
+
+
+def sample_worlds(state: np.ndarray, seat: int, worlds: int, seed: int) -> np.ndarray:
+    """`worlds` deals of the cards `seat` has not seen, each drawn uniformly among the consistent ones
+    (``draw_worlds``): a uint64 array (worlds, players) of hands by seat, the same for the same seed.
+    Raises ValueError if no deal is consistent (a state no play could have reached)."""
+    state = _checked(state, seat)
+    if worlds < 0:
+        raise ValueError(f"worlds must be >= 0, not {worlds}")
+    out = np.zeros((worlds, 4), dtype=np.int64)
+    rng = rng_state(np.random.SeedSequence(seed))
+    if draw_worlds(state, seat, rng, out) == 0.0:
+        raise ValueError("no deal of the unseen cards is consistent with this state")
+    players = int(state[PS_PLAYERS])
+    return out[:, :players].view(np.uint64).copy()
 
 
 def world_states(state: np.ndarray, seat: int, hands: np.ndarray) -> np.ndarray:

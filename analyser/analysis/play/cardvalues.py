@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...cards import card_name, cards_of
+from ...engine.bits import rng_state
 from ...engine.layout import (
     N_STATE, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_SCORE, PS_START, PS_TO_PLAY, PS_TRUMP,
 )
@@ -70,6 +71,7 @@ class CardValues:
     values: np.ndarray
     win: np.ndarray | None
     worlds: int
+    exact: bool = False  # the rows are every consistent deal (exact_card_values): the means have no error
 
     @property
     def seat(self) -> int:
@@ -83,10 +85,10 @@ class CardValues:
         return self.cards.index(card)
 
     def ev(self, j: int) -> Estimate:
-        return _estimate(self.values[:, j])
+        return _estimate(self.values[:, j], self.exact)
 
     def win_prob(self, j: int) -> Estimate | None:
-        return None if self.win is None else _estimate(self.win[:, j])
+        return None if self.win is None else _estimate(self.win[:, j], self.exact)
 
     @property
     def best_index(self) -> int:
@@ -103,7 +105,7 @@ class CardValues:
         b = self.best_index
         if j == b:
             return Estimate(0.0, 0.0, self.values.shape[0])
-        return _paired(self.values[:, b], self.values[:, j])
+        return _paired(self.values[:, b], self.values[:, j], self.exact)
 
     def win_loss(self, card: int) -> Estimate | None:
         """The match-win probability lost by `card` against the best card (by net points)."""
@@ -112,7 +114,7 @@ class CardValues:
         j, b = self.index(card), self.best_index
         if j == b:
             return Estimate(0.0, 0.0, self.win.shape[0])
-        return _paired(self.win[:, b], self.win[:, j])
+        return _paired(self.win[:, b], self.win[:, j], self.exact)
 
     def to_json(self) -> dict:
         out: dict = {}
@@ -126,16 +128,17 @@ class CardValues:
         return out
 
 
-def _estimate(x: np.ndarray) -> Estimate:
-    """A mean with its standard error; one value (the true position) is exact."""
-    if x.shape[0] == 1:
-        return Estimate(float(x[0]), 0.0, 1)
+def _estimate(x: np.ndarray, exact: bool = False) -> Estimate:
+    """A mean with its standard error; one value (the true position), or the mean over every consistent deal,
+    is exact."""
+    if exact or x.shape[0] == 1:
+        return Estimate(float(x.mean()), 0.0, int(x.shape[0]))
     return estimate(x)
 
 
-def _paired(a: np.ndarray, b: np.ndarray) -> Estimate:
-    if a.shape[0] == 1:
-        return Estimate(float(a[0] - b[0]), 0.0, 1)
+def _paired(a: np.ndarray, b: np.ndarray, exact: bool = False) -> Estimate:
+    if exact or a.shape[0] == 1:
+        return Estimate(float((a - b).mean()), 0.0, int(a.shape[0]))
     d = paired_difference(a, b)
     return Estimate(d.mean, 0.0 if not math.isfinite(d.se) else d.se, d.n)
 
@@ -163,15 +166,40 @@ def card_values(position: Position, worlds: int, rng: np.ndarray, equity: Equity
             sample_world(b.play, seat, rng, b.world)
         else:
             b.world[:N_STATE] = b.play[:N_STATE]
-        world_values(b.world, r, 0, rng, b.row)
-        for j, c in enumerate(cards):
-            v = int(b.row[0, c])
-            if v == NO_VALUE:  # pragma: no cover - a legal card always has a value
-                raise AssertionError(f"no value for the legal card {card_name(c)}")
-            values[w, j] = v
-            if win is not None:
-                win[w, j] = win_probability(b.world, rules, v, equity)  # type: ignore[arg-type]
+        _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
     return CardValues(position, cards, values, win, worlds)
+
+
+def exact_card_values(position: Position, worlds: np.ndarray, equity: EquityTable | None = None,
+                      buffers: Buffers | None = None) -> CardValues:
+    """Every legal card of the seat to move valued in each of `worlds` (play states, one a row: every deal
+    consistent with what the seat has seen, ``engine.worlds.world_states``): exact means, each deal alike."""
+    b = buffers or Buffers()
+    rules = position.rules
+    cards = position.legal_cards()
+    rows = worlds.shape[0]
+    values = np.zeros((rows, len(cards)), dtype=np.float64)
+    win = np.zeros((rows, len(cards)), dtype=np.float64) if equity is not None and rules.sides == 2 else None
+    r = rules.as_array()
+    rng = rng_state(np.random.SeedSequence(0))  # a solve of one open position draws nothing
+    for w in range(rows):
+        b.world[:] = 0
+        b.world[:N_STATE] = worlds[w, :N_STATE]
+        _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
+    return CardValues(position, cards, values, win, rows, exact=True)
+
+
+def _value_world(b: Buffers, rules, r: np.ndarray, cards: list[int], rng: np.ndarray, equity: EquityTable | None,
+                 values: np.ndarray, win: np.ndarray | None) -> None:
+    """Solve the world in `b.world` open and write each card's value (and match-win chance) in the rows given."""
+    world_values(b.world, r, 0, rng, b.row)
+    for j, c in enumerate(cards):
+        v = int(b.row[0, c])
+        if v == NO_VALUE:  # pragma: no cover - a legal card always has a value
+            raise AssertionError(f"no value for the legal card {card_name(c)}")
+        values[j] = v
+        if win is not None:
+            win[j] = win_probability(b.world, rules, v, equity)  # type: ignore[arg-type]
 
 
 # --- the match-win probability of a world's value --------------------------------------------

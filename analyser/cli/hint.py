@@ -1,0 +1,152 @@
+"""``allfours hint``: the decision due now for one seat, from what that seat knows."""
+
+from __future__ import annotations
+
+import enum
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .options import (
+    JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
+    build_rules, fail, file_errors, load_equity,
+)
+
+HINT_WORLDS = 300      # analyser.table.hint.HINT_WORLDS (not imported: the CLI loads numba only when it runs)
+HINT_MAX_CARDS = 24    # analyser.table.hint.HINT_MAX_CARDS
+
+
+class Inference(str, enum.Enum):
+    none = "none"
+
+
+def hint(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    dealer: Annotated[Optional[int], typer.Option("--dealer", min=0, max=3, help="The dealer's seat (0-3).")] = None,
+    seat: Annotated[Optional[int], typer.Option(
+        "--seat", min=0, max=3, help="Your seat: whose cards --hand holds; with --log, whose view to take (default: "
+                                     "the seat to act, or the view's seat).")] = None,
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", help='Every card you were dealt, e.g. "AH KH 9S 4D 2C JC" (after a run, the run\'s cards too).')] = None,
+    turnup: Annotated[Optional[list[str]], typer.Option(
+        "--turnup", help="The turned-up card, e.g. 7H; repeat it for runs: the first, then each one after a run.")] = None,
+    bids: Annotated[Optional[str], typer.Option(
+        "--bids", help="What was bid so far: stand, beg, beg,give or beg,run (none: the eldest is to bid).")] = None,
+    played: Annotated[Optional[str], typer.Option(
+        "--played", help='Every card played so far, in order from the first lead, e.g. "9S 2S 5D 3S 4D".')] = None,
+    discard: Annotated[Optional[str], typer.Option(
+        "--discard", help="Your discards after a run (rules that discard down to six).")] = None,
+    score: ScoreOpt = None,
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", help="Read the deal from this allfours-log/1 file instead: a full log (with --seat) or a seat's "
+                      "view (?? for unseen cards), stopping where the decision is due.")] = None,
+    line: Annotated[Optional[int], typer.Option("--line", min=1, help="Which line of --log (default: the last).")] = None,
+    worlds: Annotated[int, typer.Option(
+        "--worlds", min=2, max=100_000, help="A card decision: deals of the unseen cards sampled when more than "
+                                             "10,000 fit what you have seen (otherwise every one is used).")] = HINT_WORLDS,
+    inference: Annotated[Inference, typer.Option(
+        "--inference", help="How the unseen hands are weighed: none (every deal that fits alike).")] = Inference.none,
+    max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help="Refuse a card decision with more cards "
+                                                                           "than this left in the hands.")] = HINT_MAX_CARDS,
+    policy: PolicyOpt = "heuristic",
+    equity_dir: Annotated[Path | None, typer.Option(
+        "--equity-dir", help="Where match-equity tables are cached (default: equity/ in the user's cache).")] = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="Append the deal as entered (a seat's view, allfours-log/1) to this file.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Say how the answer was computed.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Which card now (or which bid), from what your seat knows: your hand, the turn-up, the bids and the cards
+    played. Every legal option with its expected net points and 95% CI, and what each loses against the best."""
+    from ..table.entry import check_appendable, entry_line
+
+    if log is not None:
+        typed = {"--hand": hand, "--turnup": turnup, "--bids": bids, "--played": played, "--discard": discard,
+                 "--score": score, "--dealer": dealer, "--out": out}
+        given = [name for name, value in typed.items() if value is not None]
+        if given:
+            fail(f"a --log line says the deal: leave out {', '.join(given)} (or leave out --log)")
+        obj = read_log_line(log, line)
+    else:
+        if hand is None or not turnup or dealer is None or seat is None:
+            missing = [o for o, v in (("--dealer", dealer), ("--seat", seat), ("--hand", hand), ("--turnup", turnup))
+                       if v is None or v == []]
+            fail(f"give {', '.join(missing)} (or a game log with --log)")
+        ruleset = build_rules(rules, players, set_)
+        if out is not None:
+            check_appendable(out)
+        obj, _ = entry_line(ruleset, dealer, seat, hand, turnup, bids, played, score, discard)
+    answer(obj, seat, worlds, inference.value, max_cards, policy, equity_dir, seed, threads, explain, json_out)
+    if out is not None:
+        from ..table.entry import append_line
+
+        with file_errors(out):
+            append_line(out, obj)
+        if not json_out:
+            typer.echo(f"the deal so far is appended to {out}")
+
+
+def read_log_line(log: Path, line: int | None) -> dict[str, Any]:
+    """Line `line` of `log` (default: its last line that is not blank), parsed."""
+    from ..gamelog import read_lines
+
+    found: list[tuple[int, str]] = []
+    with file_errors(log):
+        if log.is_dir():
+            fail(f"{log} is a folder: give a log file (allfours-log/1, one deal a line)")
+        for number, content in read_lines(str(log)):
+            if line is None or number == line:
+                found = [(number, content)]
+                if line is not None:
+                    break
+    if not found:
+        fail(f"{log}: no line {line} (or it is blank)" if line is not None else f"{log} holds no deal")
+    number, text = found[0]
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        fail(f"{log}: line {number} is not valid JSON: {err.msg} at column {err.colno}")
+    if not isinstance(obj, dict):
+        fail(f"{log}: line {number} is not a log line (a JSON object)")
+    return obj
+
+
+def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, max_cards: int, policy: str,
+           equity_dir: Path | None, seed: int, threads: int | None, explain: bool, json_out: bool) -> None:
+    """Print the hint for the decision due where `obj` stops, seen by `seat`."""
+    from ..table.hint import card_hint, card_text, decision_of
+
+    decision = decision_of(obj, seat)
+    announce_engine()
+    if decision.kind == "bid":
+        bid(decision, policy, equity_dir, seed, threads, explain, json_out)
+        return
+    rules = decision.rules
+    table = load_equity(rules, policy, equity_dir, threads)[0] if rules.sides == 2 else None
+    result = card_hint(decision, worlds, seed, table, max_cards)
+    if json_out:
+        typer.echo(json.dumps(result.to_json()))
+    else:
+        typer.echo(card_text(result, explain))
+
+
+def bid(decision: Any, policy: str, equity_dir: Path | None, seed: int, threads: int | None, explain: bool,
+        json_out: bool) -> None:
+    """The bid due (stand/beg or give/run): the paired rollouts of ``whatif --hand``, at the deal's score."""
+    from ..analysis.bidding.whatif import MAX_DEALS, STOP_Z
+    from ..table.hint import bid_situation, pretty
+    from .whatif import Measure, run_situation, win_method, WinBy
+
+    sit = bid_situation(decision)
+    rules = decision.rules
+    hand = " ".join(pretty(c) for c in sit.hand)
+    header = [f"seat {decision.seat}, the {sit.seat}, holds {hand}; the turn-up is {pretty(sit.turnup)}"]
+    extra = {"kind": "bid", "seat": decision.seat, "role": sit.seat, "exact": False, "inference": "none"}
+    run_situation(sit, policy, win_method(WinBy.auto, rules), Measure.win, MAX_DEALS, STOP_Z, equity_dir, None, seed,
+                  threads, explain, json_out, extra, None if json_out else header)

@@ -1,0 +1,293 @@
+"""Which card now, or which bid, from what one seat knows: the hint.
+
+A hint reads a *seat's view* of the deal so far (``allfours-log/1`` with ``??`` for every card
+the seat has not seen; a full log is first turned into the view of the seat asked for, and the
+one-line form of ``allfours hint`` builds the same view: ``entry.entry_line``), so the three ways
+in give the same answer with the same seed.
+
+* **A card** (``card_hint``): the seat's knowledge becomes a play state (``view_state``: its own
+  hand, the turn-ups, its discards, every card played and by whom, so every void the others
+  showed). The hidden cards are then dealt to the other seats in every way consistent with that
+  (``engine.worlds``): when there are at most ``WORLD_LIMIT`` such deals, all of them (the values
+  are exact means over them, each deal weighed alike), otherwise `worlds` of them drawn at
+  random (``engine.search.sample_world``). Each deal is solved with every hand open, and every
+  legal card valued on the same deals: the difference of two cards is paired deal by deal.
+* **A bid** (stand/beg, give/run): the paired rollouts of ``whatif --hand`` from the seat's hand,
+  the turn-up and the score as the deal began.
+
+Inference: every consistent deal weighs alike (``--inference none``): the bids and the others'
+plays are not read for what they suggest about the hidden hands, only for what they prove.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from ..analysis.bidding.equity import EquityTable
+from ..analysis.bidding.whatif import Situation
+from ..analysis.play.cardvalues import Buffers, CardValues, card_values, exact_card_values
+from ..analysis.stats import Estimate
+from ..cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
+from ..engine.bits import rng_state
+from ..engine.layout import N_STATE
+from ..engine.search import cards_in_hands
+from ..engine.state import apply, init_state, set_out_of_play
+from ..engine.worlds import WORLD_LIMIT, consistent_worlds, world_states
+from ..errors import AllFoursError
+from ..referee.views import view_of, view_seat
+from ..rules import RuleSet
+from ..solve import Position
+from .entry import Built, Entry, build, entry_from_line
+
+# Worlds sampled for a card when the consistent deals are too many to list. A 6-card 4-player first
+# lead answers in about 2 s warm on one core with this many (scripts/hint_bench.py).
+HINT_WORLDS = 300
+HINT_MAX_CARDS = 24     # cards in the hands above which a card hint is refused (the solver's time)
+INFERENCES = ("none",)
+HINT_STREAM = 29        # the hint's own random stream: SeedSequence(seed, spawn_key=(HINT_STREAM,))
+RANK_WORDS = "23456789TJQKA"
+
+
+class HintError(AllFoursError):
+    """A position a hint cannot answer: nobody's decision, another seat's, too many cards."""
+
+
+def pretty(card: int) -> str:
+    """A card as a player reads it: ``J♣``, ``10♥``.
+
+    >>> pretty(9 + 13 * 3), pretty(8 + 13)
+    ('J♣', '10♥')
+    """
+    rank = RANK_WORDS[rank_of(card)]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(card)]
+
+
+@dataclasses.dataclass
+class Decision:
+    """The decision due in a seat's view: `kind` "bid" (`role` eldest or dealer) or "card"."""
+
+    view: dict[str, Any]
+    seat: int
+    kind: str
+    role: str | None
+    entry: Entry
+    built: Built
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.entry.rules
+
+
+def decision_of(line: dict[str, Any], seat: int | None = None) -> Decision:
+    """The decision due where `line` stops, seen by `seat`: a full log is turned into `seat`'s view (default:
+    the seat to act); a view is its own seat's (`seat`, if given, must be that seat). The seat must be the one
+    whose decision is due."""
+    shown = view_seat(line)
+    if shown is None:  # a full log: every hand shown
+        if seat is None:
+            built = build(entry_from_line(line)[0])
+            if not built.due.decision:
+                raise HintError(f"the line stops where no decision is due: {built.due.text}")
+            seat = int(built.due.seat)  # type: ignore[arg-type]
+        view = view_of(line, seat)
+    else:
+        if seat is not None and seat != shown:
+            raise HintError(f"--seat {seat}: the line is seat {shown}'s view")
+        seat, view = shown, line
+    entry, _ = entry_from_line(view)
+    built = build(entry)
+    due = built.due
+    if not due.decision:
+        raise HintError(f"the line stops where no decision is due: {due.text}")
+    if due.seat != seat:
+        doing = "play" if due.kind == "card" else f"bid (the {due.role})"
+        raise HintError(f"seat {due.seat} is to {doing} where the line stops, not seat {seat}")
+    return Decision(view, seat, due.kind, due.role, entry, built)
+
+
+# --- a card ------------------------------------------------------------------------------------------------------
+
+
+def view_state(decision: Decision) -> Position:
+    """The play state of a card decision as its seat knows it: its own hand, the turn-ups, its discards and every
+    card played, by whom. The other hands hold the cards they played and, for the rest, unseen cards in no
+    particular way: every use of the state deals those again (``sample_world``, ``consistent_worlds``)."""
+    entry, built, seat = decision.entry, decision.built, decision.seat
+    rules = entry.rules
+    n = rules.players
+    walk = built.walk
+    assert walk is not None and built.trump is not None  # a card decision is in trick play
+    own = set(entry.hands[seat]) - set(entry.discards.get(seat, []))
+    played: dict[int, set[int]] = {s: set() for s in range(n)}
+    for s, c in zip(walk.seats, walk.cards):
+        played[s].add(c)
+    seen = own | set(walk.cards) | set(entry.turnups) | set(entry.discards.get(seat, []))
+    pool = [c for c in range(52) if c not in seen]
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(n):
+        cards = own if s == seat else set(played[s])
+        if s != seat:
+            while len(cards) < built.hand_size:
+                cards.add(pool.pop())
+        hands[s] = np.uint64(sum(1 << c for c in cards))
+    scores = np.zeros(4, dtype=np.int64)
+    scores[:rules.sides] = built.score[:rules.sides]
+    state = np.zeros(N_STATE, dtype=np.int64)
+    init_state(state, rules.as_array(), hands, built.trump, entry.turnups[-1], entry.dealer, scores)
+    discards = np.zeros(4, dtype=np.uint64)
+    discards[seat] = np.uint64(sum(1 << c for c in entry.discards.get(seat, [])))
+    set_out_of_play(state, np.uint64(sum(1 << c for c in entry.turnups)), discards)
+    for c in walk.cards:
+        apply(state, c)
+    return Position(rules, state)
+
+
+@dataclasses.dataclass
+class CardHint:
+    values: CardValues
+    exact: bool
+    inference: str
+    seed: int
+
+    @property
+    def position(self) -> Position:
+        return self.values.position
+
+    def ranked(self) -> list[int]:
+        """Card indices, best first (ties in hand order)."""
+        means = self.values.values.mean(axis=0)
+        return sorted(range(len(self.values.cards)), key=lambda j: (-means[j], j))
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.values
+        cards = v.to_json()
+        for j, name in enumerate(v.names):
+            loss = v.loss(v.cards[j])
+            cards[name].update(loss=loss.mean, loss_ci95=list(loss.ci95), loss_se=loss.se)
+            wl = v.win_loss(v.cards[j])
+            if wl is not None:
+                cards[name].update(win_loss=wl.mean, win_loss_ci95=list(wl.ci95))
+        return {"kind": "card", "seat": v.seat, "side": self.position.side, "cards": cards,
+                "best": card_name(v.best), "worlds": int(v.values.shape[0]), "exact": self.exact,
+                "inference": self.inference, "cards_left": int(cards_in_hands(self.position.state)),
+                "win_prob": v.win is not None, "seed": self.seed, "rules": self.position.rules.as_log_dict()}
+
+
+def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equity: EquityTable | None = None,
+              max_cards: int = HINT_MAX_CARDS, limit: int = WORLD_LIMIT, buffers: Buffers | None = None) -> CardHint:
+    """Every legal card of the decision valued over the consistent deals (all of them when at most `limit`)."""
+    position = view_state(decision)
+    left = int(cards_in_hands(position.state))
+    if left > max_cards:
+        raise HintError(f"{left} cards are left in the hands, more than --max-cards {max_cards}: the solver would "
+                        "take very long (raise --max-cards to try)")
+    found = consistent_worlds(position.state, decision.seat, limit)
+    if found.hands is not None:
+        states = world_states(position.state, decision.seat, found.hands)
+        values = exact_card_values(position, states, equity, buffers)
+        return CardHint(values, True, "none", seed)
+    rng = rng_state(np.random.SeedSequence(seed, spawn_key=(HINT_STREAM,)))
+    return CardHint(card_values(position, worlds, rng, equity, buffers), False, "none", seed)
+
+
+# --- a bid -------------------------------------------------------------------------------------------------------
+
+
+def bid_situation(decision: Decision) -> Situation:
+    """The what-if's view of a bid: the seat's six cards, the turn-up and the score as the deal began, its side
+    first (the points of void deals earlier in the line included; the turn-up's kick is the rollout's)."""
+    entry, built = decision.entry, decision.built
+    rules = entry.rules
+    by_side = list(entry.score_before)
+    earlier = built.points[:len(built.points) - built.new_points]
+    for side, n, _ in earlier:
+        by_side[side] += n
+    role = decision.role or "eldest"
+    decider = entry.eldest if role == "eldest" else entry.dealer
+    if rules.sides == 2:
+        mine = rules.side_of(decider)
+        score = (by_side[mine], by_side[1 - mine])
+    else:
+        score = tuple(by_side[(decider + k) % rules.players] for k in range(rules.players))
+    return Situation(rules, role, tuple(entry.hands[decision.seat][:6]), entry.turnups[0],
+                     tuple(int(x) for x in score))
+
+
+# --- words -------------------------------------------------------------------------------------------------------
+
+
+def _ci(e: Estimate) -> str:
+    lo, hi = e.ci95
+    return f"95% CI {lo:.2f} to {hi:.2f}"
+
+
+def card_sentence(hint: CardHint) -> str:
+    """The answer in a player's words: the card, by how much it beats the next best, and how sure that is."""
+    v = hint.values
+    order = hint.ranked()
+    best = v.cards[order[0]]
+    if len(order) == 1:
+        return f"Play {pretty(best)}: it is your only legal card."
+    second = v.cards[order[1]]
+    gap = v.loss(second)
+    over = (f"over all {v.values.shape[0]:,} deals of the unseen cards that fit what you have seen" if hint.exact
+            else f"over {v.values.shape[0]:,} sampled deals of the unseen cards")
+    if hint.exact:
+        if gap.mean == 0:
+            return f"Play {pretty(best)} or {pretty(second)}: they are worth the same, {over}."
+        return f"Play {pretty(best)}: exactly {gap.mean:.2f} points better than {pretty(second)}, the next best, {over}."
+    lo, hi = gap.ci95
+    if lo <= 0 <= hi or not math.isfinite(lo):
+        return (f"Too close to call between {pretty(best)} and {pretty(second)}: {pretty(best)} is "
+                f"{gap.mean:.2f} points ahead on average ({_ci(gap)}), {over}.")
+    return (f"Play {pretty(best)}: on average {gap.mean:.2f} points better than {pretty(second)}, the next best "
+            f"({_ci(gap)}), {over}.")
+
+
+def card_text(hint: CardHint, explain: bool = False) -> str:
+    v = hint.values
+    pos = hint.position
+    rules = pos.rules
+    win = v.win is not None
+    lines = [card_sentence(hint), "",
+             f"{'card':<6}{'net points':>11}  {'95% CI':<17}{'loss vs best':>13}  {'95% CI':<17}"
+             + (f"{'match win':>10}  95% CI" if win else "")]
+    for j in hint.ranked():
+        ev, loss = v.ev(j), v.loss(v.cards[j])
+        row = (f"{pretty(v.cards[j]):<6}{ev.mean:>+11.2f}  [{ev.ci95[0]:+.2f}, {ev.ci95[1]:+.2f}]".ljust(36)
+               + (f"{'best':>13}  {'':<17}" if j == v.best_index else
+                  f"{loss.mean:>13.2f}  [{loss.ci95[0]:+.2f}, {loss.ci95[1]:+.2f}]".ljust(32)))
+        if win:
+            wp = v.win_prob(j)
+            assert wp is not None
+            lo, hi = wp.clipped_ci95(0.0, 1.0)
+            row += f"{100 * wp.mean:>9.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+        lines.append(row.rstrip())
+    whose = "your side's points minus the other side's" if rules.sides == 2 else (
+        "your points minus the other two players' together")
+    lines += ["", f"net points: High, Low, Jack and Game of this deal, {whose}; loss: what the card gives up against "
+                  "the best one, deal by deal"]
+    if explain:
+        how = (f"all {v.values.shape[0]:,} ways the cards you have not seen can lie, given what you have seen (the "
+               "cards played and by whom, the suits each player has shown it lacks, the turn-ups and your "
+               "discards), each weighed alike" if hint.exact else
+               f"{v.values.shape[0]:,} deals of the cards you have not seen, drawn at random among those that fit "
+               f"what you have seen (more than {WORLD_LIMIT:,} fit), each weighed alike, seed {hint.seed}")
+        lines += ["", "How this was computed:",
+                  f"- the deals: {how}; the bids and the others' choices are read only for what they prove "
+                  "(inference: none), not for what they suggest;",
+                  "- each deal is solved with every hand open (perfect play by everyone from here on), and every "
+                  "legal card is valued on the same deals;",
+                  "- the 95% CIs are " + ("zero-width: the means are exact over every deal that fits" if hint.exact
+                                          else "the sampling error of the deals drawn; the loss's CI is paired, "
+                                               "deal by deal") + ";",
+                  "- perfect play with every hand open is more than anyone can do: the values are a guide to which "
+                  "card keeps the most chances, not a promise of points."]
+        if win:
+            lines.append("- match win: the chance your side wins the match after this deal's points, from the "
+                         "equity table of heuristic play (an approximation).")
+    return "\n".join(lines)

@@ -120,7 +120,7 @@ def read_log_line(log: Path, line: int | None) -> dict[str, Any]:
 def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, max_cards: int, policy: str,
            equity_dir: Path | None, seed: int, threads: int | None, explain: bool, json_out: bool) -> None:
     """Print the hint for the decision due where `obj` stops, seen by `seat`."""
-    from ..table.hint import card_hint, card_text, decision_of
+    from ..table.hint import card_hint, card_text, decision_of, where_text
 
     decision = decision_of(obj, seat)
     announce_engine()
@@ -133,7 +133,7 @@ def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, m
     if json_out:
         typer.echo(json.dumps(result.to_json()))
     else:
-        typer.echo(card_text(result, explain))
+        typer.echo(card_text(result, explain, where_text(decision)))
 
 
 def bid(decision: Any, policy: str, equity_dir: Path | None, seed: int, threads: int | None, explain: bool,

@@ -241,6 +241,8 @@ def card_sentence(hint: CardHint) -> str:
             return f"Play {pretty(best)} or {pretty(second)}: they are worth the same, {over}."
         return f"Play {pretty(best)}: exactly {gap.mean:.2f} points better than {pretty(second)}, the next best, {over}."
     lo, hi = gap.ci95
+    if gap.mean == 0 and gap.se == 0:
+        return f"Play {pretty(best)} or {pretty(second)}: they are worth the same in every one of the {over[5:]}."
     if lo <= 0 <= hi or not math.isfinite(lo):
         return (f"Too close to call between {pretty(best)} and {pretty(second)}: {pretty(best)} is "
                 f"{gap.mean:.2f} points ahead on average ({_ci(gap)}), {over}.")
@@ -248,19 +250,36 @@ def card_sentence(hint: CardHint) -> str:
             f"({_ci(gap)}), {over}.")
 
 
-def card_text(hint: CardHint, explain: bool = False) -> str:
+def where_text(decision: Decision) -> str:
+    """Where the decision is, in a line: the trick, the cards in it so far, the seat's hand, trump."""
+    walk, seat = decision.built.walk, decision.seat
+    assert walk is not None and decision.built.trump is not None
+    trick = walk.trick
+    so_far = ", ".join(f"seat {trick.seat(k, walk.n)} {pretty(c)}" for k, c in enumerate(trick.cards))
+    own = set(decision.entry.hands[seat]) - set(decision.entry.discards.get(seat, [])) - set(walk.cards)
+    hand = " ".join(pretty(c) for c in sorted(own, key=lambda c: (suit_of(c), -c)))
+    return (f"seat {seat} to play to trick {walk.number}" + (f" after {so_far}" if so_far else ", leading")
+            + f"; holds {hand}; trump {SUIT_SYMBOLS[decision.built.trump]}")
+
+
+def _interval(e: Estimate) -> str:
+    lo, hi = e.ci95
+    return f"[{lo:+.2f}, {hi:+.2f}]"
+
+
+def card_text(hint: CardHint, explain: bool = False, where: str | None = None) -> str:
+    """The card hint as text: the sentence, where the decision is, then every legal card, best first."""
     v = hint.values
-    pos = hint.position
-    rules = pos.rules
+    rules = hint.position.rules
     win = v.win is not None
-    lines = [card_sentence(hint), "",
-             f"{'card':<6}{'net points':>11}  {'95% CI':<17}{'loss vs best':>13}  {'95% CI':<17}"
+    lines = [card_sentence(hint)] + ([where] if where else []) + ["",
+             f"{'card':<6}{'net points':>11}  {'95% CI':<16}{'loss':>6}  {'95% CI':<16}"
              + (f"{'match win':>10}  95% CI" if win else "")]
     for j in hint.ranked():
         ev, loss = v.ev(j), v.loss(v.cards[j])
-        row = (f"{pretty(v.cards[j]):<6}{ev.mean:>+11.2f}  [{ev.ci95[0]:+.2f}, {ev.ci95[1]:+.2f}]".ljust(36)
-               + (f"{'best':>13}  {'':<17}" if j == v.best_index else
-                  f"{loss.mean:>13.2f}  [{loss.ci95[0]:+.2f}, {loss.ci95[1]:+.2f}]".ljust(32)))
+        best = j == v.best_index
+        row = (f"{pretty(v.cards[j]):<6}{ev.mean:>+11.2f}  {_interval(ev):<16}"
+               + (f"{'best':>6}  {'':<16}" if best else f"{loss.mean:>6.2f}  {_interval(loss):<16}"))
         if win:
             wp = v.win_prob(j)
             assert wp is not None
@@ -270,7 +289,7 @@ def card_text(hint: CardHint, explain: bool = False) -> str:
     whose = "your side's points minus the other side's" if rules.sides == 2 else (
         "your points minus the other two players' together")
     lines += ["", f"net points: High, Low, Jack and Game of this deal, {whose}; loss: what the card gives up against "
-                  "the best one, deal by deal"]
+                  "the best one, deal by deal" + ("; match win: your side's chance to win the match" if win else "")]
     if explain:
         how = (f"all {v.values.shape[0]:,} ways the cards you have not seen can lie, given what you have seen (the "
                "cards played and by whom, the suits each player has shown it lacks, the turn-ups and your "
@@ -291,3 +310,40 @@ def card_text(hint: CardHint, explain: bool = False) -> str:
             lines.append("- match win: the chance your side wins the match after this deal's points, from the "
                          "equity table of heuristic play (an approximation).")
     return "\n".join(lines)
+
+
+# --- the hint in a few lines (record's ``?``) ----------------------------------------------------------------------
+
+BID_DEALS = 4000  # paired deals for a bid asked at the table (record's ``?``): a few seconds
+
+
+def bid_sentence(res: Any) -> str:
+    """A bid's answer in a player's words: the better option by net points and how sure that is."""
+    means = res.net.mean(axis=0)
+    best = int(means.argmax())
+    other = 1 - best
+    d = res.net[:, best] - res.net[:, other]
+    from ..analysis.stats import estimate
+
+    gap = estimate(d)
+    lo, hi = gap.ci95
+    names = res.names
+    over = f"over {res.net.shape[0]:,} deals played out both ways"
+    if lo <= 0 <= hi:
+        return (f"Too close to call between {names[best]} and {names[other]}: {names[best]} is {gap.mean:.2f} points "
+                f"ahead on average (95% CI {lo:.2f} to {hi:.2f}), {over}.")
+    return (f"{names[best].capitalize()}: on average {gap.mean:.2f} points better than {names[other]} (95% CI "
+            f"{lo:.2f} to {hi:.2f}), {over}.")
+
+
+def hint_text(line: dict[str, Any], seat: int, seed: int = 1) -> str:
+    """The hint for `seat` where `line` stops, as text (``allfours record``'s ``?``): a card over the consistent
+    deals (every one when few, else HINT_WORLDS), a bid by BID_DEALS paired deals, in net points."""
+    from ..analysis.bidding.whatif import what_if
+
+    decision = decision_of(line, seat)
+    if decision.kind == "card":
+        return card_text(card_hint(decision, HINT_WORLDS, seed), where=where_text(decision))
+    res = what_if(bid_situation(decision), "heuristic", seed=seed, win_by="playout", measure="points",
+                  max_deals=BID_DEALS, min_deals=BID_DEALS)
+    return bid_sentence(res)

@@ -259,22 +259,22 @@ NUMBER = re.compile(r"(?<![A-Za-z0-9:])[+\-−]?\d[\d,]*(?:\.\d+)?")
 VERDICT = re.compile(r"\b(supported|contradicted|inconclusive)\b")
 
 
-def quick_start() -> str:
-    """The README's "## Quick start" section, up to the next level-2 heading outside a code block."""
+def quick_start(heading: str = "## Quick start") -> str:
+    """The README's section under `heading`, up to the next level-2 heading outside a code block."""
     lines, inside, fence = [], False, False
     for line in README.splitlines(keepends=True):
         if line.startswith("```"):
             fence = not fence
         if line.startswith("## ") and not fence:
-            inside = line.strip() == "## Quick start"
+            inside = line.strip() == heading
         if inside:
             lines.append(line)
     return "".join(lines)
 
 
-def quick_start_blocks() -> list[tuple[str, str]]:
-    """The quick start's fenced blocks in order, as (language, body)."""
-    return re.findall(r"^```(\w+)\n(.*?)^```", quick_start(), re.S | re.M)
+def quick_start_blocks(heading: str = "## Quick start") -> list[tuple[str, str]]:
+    """The section's fenced blocks in order, as (language, body)."""
+    return re.findall(r"^```(\w+)\n(.*?)^```", quick_start(heading), re.S | re.M)
 
 
 def shape(line: str) -> str:
@@ -349,3 +349,22 @@ def test_readme_quick_start_runs(tmp_path, monkeypatch):
                 report_dir = tmp_path / args[args.index("--out") + 1]
                 assert (report_dir / "REPORT.md").is_file() and (report_dir / "report.html").is_file()
     assert ran == ["whatif", "strategy", "report", "check-advice"], ran
+
+
+def test_readme_at_the_table_runs():
+    """The README's "At the table" commands (hint for a card, hint for a bid) print what it shows, numbers aside."""
+    ran = []
+    for lang, body in quick_start_blocks("## At the table"):
+        assert lang == "console", lang
+        for run in re.split(r"^\$ ", body, flags=re.M)[1:]:
+            command, *shown = run.splitlines()
+            words = shlex.split(command)
+            assert words[0] == "allfours", command
+            result = runner.invoke(app, words[1:])
+            assert result.exit_code == 0, (words, result.output)
+            printed = {shape(line) for line in result.stdout.splitlines()}
+            for line in shown:
+                if line.strip() and line.strip() != "...":
+                    assert shape(line) in printed, (command, line, result.stdout)
+            ran.append(words[1])
+    assert ran == ["hint", "hint"], ran

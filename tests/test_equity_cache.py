@@ -4,16 +4,17 @@ tables shipped under results/equity are still found, and never written."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-import numba
 import pytest
 from typer.testing import CliRunner
 
 import analyser
 from analyser.analysis.bidding import equity
 from analyser.analysis.bidding.equity import cached_table, equity_folder, equity_table, estimate_equity, save_table
-from analyser.cache import cache_root
 from analyser.cli import app
 from analyser.rules import make_rules
 
@@ -34,13 +35,41 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache"
 
 
+def kernel_cache_folder(tmp_path: Path, **env: str | None) -> str:
+    """numba's cache folder as a fresh interpreter that imports the engine sees it, with `env` set on top of
+    ours (None: the variable unset), so neither this process's imports nor the caller's variables decide it."""
+    environment = {**os.environ, **{k: v for k, v in env.items() if v is not None}}
+    for name in (k for k, v in env.items() if v is None):
+        environment.pop(name, None)
+    script = "import numba, analyser.engine; print(numba.config.CACHE_DIR)"
+    result = subprocess.run([sys.executable, "-c", script], env=environment, cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
 def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert str(numba.config.CACHE_DIR).startswith(str(cache_root()))  # the kernels' cache: the same root
+    # The kernels' cache: under the same root as the equity tables, unless the caller names numba's own folder.
+    mine = kernel_cache_folder(tmp_path, ALLFOURS_CACHE_DIR=str(tmp_path / "root"), NUMBA_CACHE_DIR=None)
+    assert Path(mine).parent == tmp_path / "root" and Path(mine).name.startswith("numba-")
+    assert kernel_cache_folder(tmp_path, ALLFOURS_CACHE_DIR=str(tmp_path / "root"),
+                               NUMBA_CACHE_DIR=str(tmp_path / "numba")) == str(tmp_path / "numba")  # respected
     monkeypatch.delenv("ALLFOURS_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert equity_folder() == tmp_path / "xdg" / "allfours" / "equity"
     monkeypatch.setenv("ALLFOURS_CACHE_DIR", str(tmp_path / "mine"))
     assert equity_folder() == tmp_path / "mine" / "equity" and equity_folder(tmp_path / "x") == tmp_path / "x"
+
+
+def test_the_cache_tests_hold_whatever_the_caller_sets(tmp_path: Path) -> None:
+    """The test above run by a caller that set NUMBA_CACHE_DIR (or ALLFOURS_CACHE_DIR, XDG_CACHE_HOME): it still
+    passes (issue 28, item 13: it failed wherever NUMBA_CACHE_DIR was set)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "callers-numba"), "ALLFOURS_CACHE_DIR": str(tmp_path / "a"),
+           "XDG_CACHE_HOME": str(tmp_path / "x")}
+    test = f"{Path(__file__).resolve()}::test_the_cache_folder_follows_the_environment"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test], env=env,
+                            cwd=REPOSITORY, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:]
 
 
 def test_a_whatif_writes_its_equity_table_to_the_cache_and_nothing_to_the_repository(cache: Path) -> None:

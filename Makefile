@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench report clean-cache
+.PHONY: setup browser run test bench report clean-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,7 +12,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) browser
+
+# The analysis page's test opens the page in a headless Chromium (tests/test_analyse.py). Where none is
+# installed and apt-get runs as root (Debian, Ubuntu, CI), Debian's chromium is installed; elsewhere one line
+# says so and that test skips, naming what it looked for.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	command -v google-chrome >/dev/null 2>&1 || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  echo "make: installing chromium (apt-get) for the analysis page's browser test" && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	echo "make: no Chromium and none installed here: the analysis page's browser test will skip"
 
 # The main job on a default: simulate and referee trinidad deals, then a quick strategy report.
 # Each step says what it does; --force: a second `make run` replaces the first one's files in runs/.
@@ -26,7 +37,7 @@ run: $(STAMP)
 	@$(BIN)/allfours report --rules trinidad --deals 20000 --seed 1 --out runs/report-trinidad-quick --force
 	@echo "make run: done; open runs/report-trinidad-quick/report.html (or REPORT.md)"
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 # Deals per second, then the engine against the plain C reference (scripts/c_reference/;

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -91,11 +92,11 @@ def world_gain(position: Position, best: int, chosen: int, worlds: int, rng: np.
 
 
 def test_flagged_card_errors_really_lose_what_analyse_says(random_report) -> None:
-    """Random play: for every card decision flagged an error or a blunder, playing the recommended card
-    instead gains exactly the loss on the same worlds (solved again another way), and on fresh worlds it
-    gains, within the CIs, what analyse says."""
-    flagged = [d for d in random_report.decisions if d.kind == "card" and d.flag in ("error", "blunder")]
-    assert len(flagged) >= 8
+    """Random play: for every card decision flagged (the lower end of its loss's CI past a threshold), playing
+    the recommended card instead gains exactly the loss on the same worlds (solved again another way), and on
+    fresh worlds it gains, within the CIs, what analyse says."""
+    flagged = [d for d in random_report.decisions if d.kind == "card" and d.flag]
+    assert len(flagged) >= 5
     plays = {(line.line, p.event): p for line in random_report.lines for p in line.facts.plays}
     agree = better = 0
     for d in flagged:
@@ -107,8 +108,8 @@ def test_flagged_card_errors_really_lose_what_analyse_says(random_report) -> Non
         better += fresh.mean() > 0
         se = np.hypot((d.loss_ci95[1] - d.loss_ci95[0]) / (2 * 1.96), fresh.std(ddof=1) / np.sqrt(fresh.size))
         agree += abs(fresh.mean() - d.loss) <= 1.96 * se + 1e-9
-    assert better >= 0.9 * len(flagged), "nearly every flagged error really is worse on fresh worlds"
-    assert agree >= 0.85 * len(flagged), "fresh worlds gain what analyse says, within the CIs"
+    assert better == len(flagged), "every flagged card really is worse on fresh worlds"
+    assert agree >= 0.8 * len(flagged), "fresh worlds gain what analyse says, within the CIs"
 
 
 def test_flagged_bid_errors_lose_on_fresh_rollouts(random_report) -> None:
@@ -229,6 +230,44 @@ def test_thresholds_must_rise() -> None:
         Thresholds(0.5, 0.3, 1.0)
 
 
+def test_a_flag_needs_the_lower_end_of_the_ci() -> None:
+    t = Thresholds()
+    assert t.flag(0.5, (0.35, 0.65)) == "error" and t.flag(3, (0.2, 5.8)) == "doubtful"
+    assert t.flag(0.45, (0.09, 0.81)) is None and t.close(0.45, (0.09, 0.81))
+    assert t.verdict(0.45, (0.09, 0.81)) == "too close to call" and t.verdict(0.05, (-0.1, 0.2)) is None
+    assert t.verdict(1.2, (1.0, 1.4)) == "blunder" and not t.close(1.2, (1.0, 1.4))
+
+
+def test_flags_only_with_evidence_else_too_close_to_call(tmp_path, flat_table) -> None:
+    """A decision is flagged only when the lower end of its loss's 95% CI reaches the flag's threshold;
+    a mean loss past `doubtful` whose interval reaches below it is "too close to call", shown with its loss."""
+    args = ["analyse", str(TYPED), "--worlds", "20", "--bid-deals", "2000", "--equity-dir", flat_table]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    t = doc["settings"]["thresholds"]
+    close = []
+    for d in doc["decisions"]:
+        if not d["analysed"]:
+            continue
+        low = d["loss_ci95"][0]
+        if d["flag"]:
+            assert low >= t[d["flag"]] - 1e-9, d
+            assert not d["too_close"]
+        if d["loss"] >= t["doubtful"] and low < t["doubtful"]:
+            assert d["flag"] is None and d["too_close"], d
+            close.append(d)
+        else:
+            assert not d["too_close"]
+    assert close, "20 worlds leave card losses too close to call"
+    assert sum(p["too_close"] for p in doc["players"]) == len(close)
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.stderr
+    listed = text.stdout.split("too close to call (")[1].split("\n", 1)[1]
+    for d in close:
+        assert f"line {d['line']:>3} event {d['event']:>3}" in listed and f"loss {d['loss']:+.2f}" in listed
+
+
 # --- the hand-typed deal, end to end ------------------------------------------------------------------
 
 
@@ -245,11 +284,12 @@ def test_hand_typed_trinidad_match_end_to_end(tmp_path) -> None:
     assert len(cards) + doc["forced"] == 48 and doc["not_analysed"] == 0
     for d in decisions:
         assert set(d) >= {"line", "event", "seat", "kind", "chosen", "best", "loss", "flag"}
-        assert d["loss"] >= 0 and d["flag"] in (None, "doubtful", "error", "blunder")
+        assert d["loss"] >= 0 and d["flag"] in (None, "doubtful", "error", "blunder") and d["too_close"] in (True, False)
         assert d["chosen"] in d["options"] and d["best"] in d["options"]
-    # seat 3 leads the jack of trump into the queen (line 2, event 20): hanged for 3
+    # seat 3 leads the jack of trump into the queen (line 2, event 20): hanged for 3 here, a loss on average over
+    # the worlds seat 3 could not tell apart (flagged, or too close to call on 30 worlds)
     jack = next(d for d in cards if (d["line"], d["event"]) == (2, 20))
-    assert jack["chosen"] == "JD" and jack["flag"] is not None
+    assert jack["chosen"] == "JD" and jack["loss"] > 0 and (jack["flag"] is not None or jack["too_close"])
     for p in doc["players"]:
         assert set(p) >= {"seat", "decisions", "total_loss", "mean_loss"}
         assert p["decisions"] == p["bid"]["decisions"] + p["card"]["decisions"]
@@ -292,31 +332,77 @@ def check_page(page: str, doc: dict) -> None:
     assert len([s for s in reader.sections.values() if "flagged" in (s.get("class") or "")]) == len(flagged)
 
 
-def test_page_in_headless_chromium(tmp_path) -> None:
-    """When a Chromium (and playwright) is on the machine: the page renders, shows every flagged decision and
-    logs no console error."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def browser() -> str | None:
+    """A Chromium on this machine ($CHROMIUM first); `make test` installs Debian's where it can."""
+    for name in (os.environ.get("CHROMIUM"), *BROWSERS):
+        found = shutil.which(name) if name else None
+        if found:
+            return found
+    return None
+
+
+class RenderedPage(PageReader):
+    """The DOM as the browser left it, and the visible text a script put on <html> (data-visible-text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.visible = ""
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        if tag == "html":
+            self.visible = dict(attrs).get("data-visible-text") or ""
+
+
+def render(exe: str, page: Path, tmp_path: Path) -> RenderedPage:
+    """Open the page in headless Chromium; its visible text (document.body.innerText, laid out by the
+    browser with the page's CSS) comes back in the dumped DOM."""
+    probe = tmp_path / "rendered.html"
+    script = ("<script>document.documentElement.setAttribute('data-visible-text', document.body.innerText)"
+              "</script></body>")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", script), encoding="utf-8")
+    done = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    reader = RenderedPage()
+    reader.feed(done.stdout)
+    assert reader.visible, "the browser ran the page and laid it out"
+    return reader
+
+
+def test_page_in_headless_chromium_speaks_plain_words(tmp_path, flat_table) -> None:
+    """The page as a browser shows it: every flagged decision there, and its visible text in plain words and
+    units, no Python structure (braces, brackets, quotes around keys, None/True/False), suits as symbols,
+    counts with their nouns, match-win chances in percent."""
+    exe = browser()
+    if exe is None:
+        pytest.skip("no Chromium on this machine (chromium, chromium-browser, google-chrome or $CHROMIUM); "
+                    "`make test` installs Debian's chromium where apt-get runs as root")
     out = tmp_path / "page"
-    result = runner.invoke(app, ["analyse", str(TYPED), "--worlds", "20", "--bid-deals", "500", "--no-win-prob",
-                                 "--out", str(out), "--json"])
-    assert result.exit_code == 0
-    flagged = [d for d in json.loads(result.stdout)["decisions"] if d["flag"]]
-    with playwright.sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=exe) if exe else p.chromium.launch()
-        except Exception as err:  # no browser installed
-            pytest.skip(f"no headless Chromium: {err}")
-        page = browser.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((out / "index.html").as_uri())
-        for d in flagged:
-            assert page.locator(f"#d-{d['line']}-{d['event']}").is_visible()
-        assert page.title().startswith("All Fours analysis")
-        browser.close()
-    assert errors == []
+    result = runner.invoke(app, ["analyse", str(TYPED), "--worlds", "20", "--bid-deals", "2000", "--out", str(out),
+                                 "--equity-dir", flat_table, "--json"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    shown = render(exe, out / "index.html", tmp_path)
+    for d in doc["decisions"]:
+        section = shown.sections.get(f"d-{d['line']}-{d['event']}")
+        if d["flag"]:
+            assert section is not None and d["flag"] in section["class"].split()
+        elif d["too_close"]:
+            assert section is not None and "close" in section["class"].split()
+    text = shown.visible
+    assert not re.search(r"[{}\[\]]", text), "no dict or list"
+    assert not re.search(r"['\"]\w+['\"]\s*:", text), "no quoted keys"
+    assert not re.search(r"\b(None|True|False|nan|inf)\b", text)
+    assert not re.search(r"\btrump:? [SHDC]\b", text) and "trump: ♥ hearts" in text and "trump: ♦ diamonds" in text
+    assert "2 deals, 1 match;" in text and not re.search(r"(?<!seat )\b1 (deals|matches|worlds)\b", text)
+    assert "% chance to win the match" in text and "points lost" not in text
+    assert not re.search(r"(?<![\w-])-\d", text), "negative numbers with a true minus sign"
+    assert "too close to call" in text and "95% CI" in text and "judged on 2,000 paired deals" in text
 
 
 # --- refused logs -------------------------------------------------------------------------------------
@@ -420,6 +506,33 @@ def test_whatif_log_card_decision_is_analyses(tmp_path, flat_table) -> None:
     text = runner.invoke(app, ["whatif", "--log", str(path), "--worlds", "20", "--seat", "2", "--equity-dir", flat_table])
     assert text.exit_code == 0, text.stderr
     assert "seat 2 to play to trick 6 of 9" in text.stdout and "loss vs best" in text.stdout
+
+
+def test_whatif_log_and_analyse_judge_a_bid_on_the_same_deals(flat_table) -> None:
+    """The give of line 2 (event 3), the same seed: whatif --log draws from analyse's stream for that line and
+    event and plays at least analyse's deals, so analyse's judgement is the what-if's on its first deals,
+    to the last bit; with as many deals, the what-if's own loss is analyse's."""
+    analysed = runner.invoke(app, ["analyse", str(TYPED), "--seat", "1", "--max-cards", "2", "--bid-deals", "4000",
+                                   "--seed", "5", "--equity-dir", flat_table, "--json"])
+    assert analysed.exit_code == 0, analysed.stderr
+    give = next(d for d in json.loads(analysed.stdout)["decisions"] if (d["line"], d["event"]) == (2, 3))
+    base = ["whatif", "--log", str(TYPED), "--line", "2", "--event", "3", "--seed", "5", "--equity-dir", flat_table]
+    more = runner.invoke(app, [*base, "--max-deals", "6000", "--stop-z", "1000", "--json"])
+    assert more.exit_code == 0, more.stderr
+    out = json.loads(more.stdout)
+    assert out["deals"] == 6000 and out["analyse"]["deals"] == 4000
+    judged = out["analyse"]
+    assert (judged["loss"], judged["loss_ci95"], judged["best"], judged["flag"], judged["too_close"]) == (
+        give["loss"], give["loss_ci95"], give["best"], give["flag"], give["too_close"])
+    same = runner.invoke(app, [*base, "--max-deals", "4000", "--json"])
+    assert same.exit_code == 0, same.stderr
+    out = json.loads(same.stdout)
+    assert (out["loss"], out["loss_ci95"], out["best_by_points"]) == (give["loss"], give["loss_ci95"], give["best"])
+    assert out["options"]["give"]["ev"] == give["options"]["give"]["ev"]
+    text = runner.invoke(app, [*base, "--max-deals", "6000", "--stop-z", "1000"])
+    assert text.exit_code == 0, text.stderr
+    assert "analyse (--bid-deals 4000, the same --seed) plays the first 4,000 of these deals" in text.stdout
+    assert "went on to 6,000 deals" in text.stdout
 
 
 def test_whatif_log_bid_decision_and_refusals(tmp_path, flat_table) -> None:

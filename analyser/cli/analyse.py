@@ -49,12 +49,15 @@ def analyse(
     policy: Annotated[str, typer.Option("--policy", help="Who plays the rest of a bid's rollouts, and whose match-"
                                                          "equity table gives the match-win chances.")] = "heuristic",
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help=MAX_CARDS_HELP)] = ANALYSE_MAX_CARDS,
-    doubtful: Annotated[float, typer.Option("--doubtful", min=0.0, help="Flag a decision losing this many net "
-                                                                         "points or more as doubtful.")] = 0.1,
-    error: Annotated[float, typer.Option("--error", min=0.0, help="Flag a loss this large or more as an "
-                                                                  "error.")] = 0.3,
-    blunder: Annotated[float, typer.Option("--blunder", min=0.0, help="Flag a loss this large or more as a "
-                                                                      "blunder.")] = 1.0,
+    doubtful: Annotated[float, typer.Option("--doubtful", min=0.0, help="Flag a decision as doubtful when the lower "
+                                                                         "end of its loss's 95% CI reaches this many "
+                                                                         "net points (a mean loss this large whose "
+                                                                         "interval reaches below it: too close to "
+                                                                         "call).")] = 0.1,
+    error: Annotated[float, typer.Option("--error", min=0.0, help="Flag an error when the lower end of the loss's "
+                                                                  "95% CI reaches this.")] = 0.3,
+    blunder: Annotated[float, typer.Option("--blunder", min=0.0, help="Flag a blunder when the lower end of the "
+                                                                      "loss's 95% CI reaches this.")] = 1.0,
     win_prob: Annotated[bool, typer.Option("--win-prob/--no-win-prob",
                                            help="Also the match-win chance of each option (two sides; reads or "
                                                 "builds the policy's match-equity table).")] = True,
@@ -124,6 +127,13 @@ def _mean(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:+.{digits}f}"
 
 
+def _decision_row(d: Any) -> str:
+    where = d.where if d.kind == "bid" else f"trick {d.trick}"
+    verb = "played" if d.kind == "card" else "chose "
+    return (f"  line {d.line:>3} event {d.event:>3}  seat {d.seat} {d.kind:<4} {where:<9} {verb} "
+            f"{d.chosen:<5} best {d.best:<5} loss {d.loss:+.2f} {_ci(d.loss_ci95)}  {d.flag or ''}").rstrip()
+
+
 def format_report(report: Report) -> str:
     s = report.settings
     t = s.thresholds
@@ -133,20 +143,21 @@ def format_report(report: Report) -> str:
         f"{report.file}: {len(report.lines)} deal{'s' * (len(report.lines) != 1)} in {report.matches} "
         f"match{'es' * (report.matches != 1)}; {first.preset}, {first.players} players",
         f"cards: each legal card on {s.worlds} worlds the player could not tell apart, each solved with every hand "
-        f"open; bids: {s.bid_deals:,} paired deals of the what-if ({s.policy} play)",
+        f"open; bids: {s.bid_deals:,} paired deals of the what-if ({s.policy} play; whatif --log at the same line "
+        "and event plays these same deals first)",
         "losses in net points of the deal for the decider's side (its points minus the others')"
         + ("" if first.sides == 2 else "; three players: net points only, no match-win chances"),
         "",
-        f"flagged decisions (doubtful >= {t.doubtful:g}, error >= {t.error:g}, blunder >= {t.blunder:g}):",
+        f"flagged decisions (the lower end of the loss's 95% CI reaches doubtful {t.doubtful:g}, error {t.error:g}, "
+        f"blunder {t.blunder:g}):",
     ]
     flagged = [d for d in decisions if d.flag]
-    for d in flagged:
-        where = d.where if d.kind == "bid" else f"trick {d.trick}"
-        verb = "played" if d.kind == "card" else "chose "
-        lines.append(f"  line {d.line:>3} event {d.event:>3}  seat {d.seat} {d.kind:<4} {where:<9} {verb} "
-                     f"{d.chosen:<5} best {d.best:<5} loss {d.loss:+.2f} {_ci(d.loss_ci95)}  {d.flag}")
-    if not flagged:
-        lines.append("  none")
+    close = [d for d in decisions if d.close]
+    lines += [_decision_row(d) for d in flagged] or ["  none"]
+    if close:
+        lines.append(f"too close to call (a mean loss of {t.doubtful:g} or more whose 95% CI reaches below "
+                     f"{t.doubtful:g}):")
+        lines += [_decision_row(d) for d in close]
     skipped = [d for d in decisions if not d.analysed]
     if skipped:
         big = sum(d.kind == "card" for d in skipped)
@@ -159,13 +170,13 @@ def format_report(report: Report) -> str:
         lines.append(f"forced plays (one legal card, no decision): {forced}")
     lines += ["", "players (loss per decision, 95% CI over the decisions):",
               f"  {'seat':<6}{'side':<6}{'bids':>5} {'loss':>7} {'per bid':>8}  {'cards':>5} {'loss':>7} "
-              f"{'per card':>8}  {'mean loss [95% CI]':<26}{'doubtful':>9}{'error':>6}{'blunder':>8}"]
+              f"{'per card':>8}  {'mean loss [95% CI]':<26}{'doubtful':>9}{'error':>6}{'blunder':>8}{'too close':>10}"]
     for p in report.players():
         b, c = p["bid"], p["card"]
         lines.append(f"  {p['seat']:<6}{p['side']:<6}{b['decisions']:>5} {b['total_loss']:>+7.2f} "
                      f"{_mean(b['mean_loss']):>8}  {c['decisions']:>5} {c['total_loss']:>+7.2f} "
                      f"{_mean(c['mean_loss']):>8}  {_mean(p['mean_loss']) + ' ' + _ci(p['mean_loss_ci95']):<26}"
-                     f"{p['flags']['doubtful']:>9}{p['flags']['error']:>6}{p['flags']['blunder']:>8}")
+                     f"{p['flags']['doubtful']:>9}{p['flags']['error']:>6}{p['flags']['blunder']:>8}{p['too_close']:>10}")
     if first.sides == 2:
         lines += ["", "sides (luck: the deals' value with every hand open and perfect play; result: what the play "
                       "gave; both net High, Low, Jack and Game points):"]

@@ -11,7 +11,7 @@ import typer
 
 from ..analysis.defaults import WHATIF_BATCH as BATCH, WHATIF_MAX_DEALS as MAX_DEALS, WHATIF_MIN_DEALS as MIN_DEALS
 from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
-from ..analysis.defaults import ANALYSE_MAX_CARDS, ANALYSE_WORLDS
+from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.whatif import WhatIfResult
@@ -216,16 +216,19 @@ def win_method(win_by: WinBy, ruleset) -> str:
 
 
 def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
-                  json_out, extra: dict | None = None, header: list[str] | None = None) -> None:
-    """The what-if of one stand/beg or give/run situation, printed (text or JSON)."""
+                  json_out, extra: dict | None = None, header: list[str] | None = None,
+                  rollout_seed: int | None = None, min_deals: int | None = None) -> None:
+    """The what-if of one stand/beg or give/run situation, printed (text or JSON). `rollout_seed`,
+    `min_deals`: whatif --log's (the decision's own stream, at least analyse's deals)."""
     from ..analysis.bidding.whatif import what_if
 
     table = path = None
     if method == "table":
         table, path = load_equity(sit.rules, policy, equity_dir, threads)
     with progress_bar("deals", max_deals) as bar:
-        res = what_if(sit, policy, seed=seed, equity=table, win_by=method, measure=measure.value,
-                      max_deals=max_deals, min_deals=min(MIN_DEALS, max_deals), stop_z=stop_z, batch=BATCH,
+        res = what_if(sit, policy, seed=seed if rollout_seed is None else rollout_seed, equity=table,
+                      win_by=method, measure=measure.value, max_deals=max_deals,
+                      min_deals=min(MIN_DEALS if min_deals is None else min_deals, max_deals), stop_z=stop_z, batch=BATCH,
                       threads=threads, progress=bar.advance)
     res.equity_path = None if path is None else str(path)
     if plot is not None:
@@ -240,6 +243,9 @@ def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, p
                              f"seed {seed})", f"{label}: {res.best} - {other}")
     if extra is not None and extra.get("chosen") is not None:
         extra.update(chosen_loss(res, extra["chosen"]))
+        from ..analysis.play.analyse import bid_judgement
+
+        extra["analyse"] = bid_judgement(res, extra["chosen"], ANALYSE_BID_DEALS)
     if json_out:
         typer.echo(json.dumps({**res.to_json(), **(extra or {})}))
         return
@@ -251,18 +257,30 @@ def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, p
         text += (f"\nthe log chose {extra['chosen']}: " + ("the option of most net points" if extra["loss"] == 0 else
                  f"it loses {extra['loss']:+.3f} net points against {extra['best_by_points']} (95% CI "
                  f"[{lo:+.3f}, {hi:+.3f}])"))
+        if "analyse" in extra:
+            text += "\n" + analyse_words(extra["analyse"], res.deals)
     typer.echo(text)
 
 
 def chosen_loss(res, chosen: str) -> dict:
-    """What the option `chosen` loses in net points against the option of most net points (paired)."""
-    from ..analysis.stats import estimate
+    """What the option `chosen` loses in net points against the option of most net points (paired), as
+    analyse computes it."""
+    from ..analysis.play.analyse import chosen_loss as loss_of
 
-    net = res.net
-    j, b = res.names.index(chosen), int(net.mean(axis=0).argmax())
-    d = estimate(net[:, b] - net[:, j]) if b != j else None
-    return {"chosen": chosen, "best_by_points": res.names[b], "loss": d.mean if d else 0.0,
-            "loss_ci95": list(d.ci95) if d else [0.0, 0.0]}
+    b, d, _ = loss_of(res, chosen)
+    return {"chosen": chosen, "best_by_points": res.names[b], "loss": d.mean, "loss_ci95": list(d.ci95)}
+
+
+def analyse_words(a: dict, deals: int) -> str:
+    """analyse's judgement in words, and why the what-if's may differ."""
+    lo, hi = a["loss_ci95"]
+    verdict = a["verdict"] or "not flagged"
+    if a["deals"] == deals:
+        return (f"analyse (--bid-deals {a['deals']}, the same --seed) plays these same {a['deals']:,} deals and "
+                f"calls it: {verdict}")
+    return (f"analyse (--bid-deals {a['deals']}, the same --seed) plays the first {a['deals']:,} of these deals: a "
+            f"loss of {a['loss']:+.3f} (95% CI [{lo:+.3f}, {hi:+.3f}]), {verdict}; this what-if went on to "
+            f"{deals:,} deals, so its numbers differ from analyse's within their intervals")
 
 
 SEAT_WORDS = ("eldest", "dealer")
@@ -272,7 +290,7 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
              max_deals: int, stop_z: float, measure: Measure, win_by: WinBy, equity_dir: Path | None,
              plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool) -> None:
     """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`)."""
-    from ..analysis.play.analyse import situation
+    from ..analysis.play.analyse import bid_seed, situation
     from ..analysis.play.logcuts import BID_EVENTS, cut_line, line_decisions
     from ..gamelog import read_lines
     from ..referee import LogError
@@ -324,8 +342,10 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
         header = [f"{where}, event {at}: seat {bid.seat}, the {bid.role}, to "
                   + ("stand or beg" if bid.role == "eldest" else "give or run (the eldest begged)")]
         extra = {"kind": "bid", "file": str(log), "line": line, "event": at, "decider": bid.seat, "chosen": chosen}
+        # analyse's stream for this line and event, and at least its deals: the first ones are analyse's own
         run_situation(situation(rules, bid), policy, method, measure, max_deals, stop_z, equity_dir, plot, seed,
-                      threads, explain, json_out, extra, header)
+                      threads, explain, json_out, extra, header, rollout_seed=bid_seed(seed, line, at),
+                      min_deals=max(MIN_DEALS, ANALYSE_BID_DEALS))
         return
     if plot is not None:
         fail("--plot is for a stand/beg or give/run decision")
@@ -339,7 +359,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     """whatif --log at a card decision: every legal card over sampled worlds, each solved open."""
     import numpy as np
 
-    from ..analysis.play.analyse import stream
+    from ..analysis.play.analyse import Thresholds, stream
     from ..analysis.play.cardvalues import card_values, cards_left
     from ..analysis.stats import Z95
     from ..cards import card_name, cards_of, parse_card
@@ -376,6 +396,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     if chosen is not None:
         c = card_name(parse_card(chosen))
         out.update(chosen=c, loss=cards[c]["loss"], loss_ci95=cards[c]["loss_ci95"])
+        verdict = Thresholds().verdict(out["loss"], tuple(out["loss_ci95"]))
+        out["analyse"] = {"worlds": worlds, "loss": out["loss"], "loss_ci95": out["loss_ci95"], "verdict": verdict}
     if json_out:
         typer.echo(json.dumps(out))
         return
@@ -408,7 +430,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         lo, hi = out["loss_ci95"]
         lines.append(f"the log plays {out['chosen']}: " + ("a card of best value" if out["loss"] == 0 else
                      f"it loses {out['loss']:+.3f} net points against {card_name(best)} (95% CI [{lo:+.3f}, "
-                     f"{hi:+.3f}])"))
+                     f"{hi:+.3f}])") + f"; analyse --worlds {worlds} (the same worlds) calls it: "
+                     + (out["analyse"]["verdict"] or "not flagged"))
     lines.append("worlds: deals of the cards seat {} has not seen, consistent with its voids and hand sizes; the "
                  "losses are paired world by world".format(seat))
     if table is not None:

@@ -19,8 +19,11 @@ line as ``replay`` does), from the decider's point of view, with only what it co
 Losses are in net points of the deal for the decider's side (its points minus the
 others'). Card values count High, Low, Jack (hang jack) and Game under perfect play;
 bid values count everything from the decision to the end of the deal (gift, kicks of
-runs), under the rollout policy's play. Each decision is flagged by its loss:
-``doubtful``, ``error``, ``blunder`` (thresholds as options).
+runs), under the rollout policy's play. A decision is flagged ``doubtful``, ``error`` or
+``blunder`` (thresholds as options) only when the *lower end* of its loss's 95% CI reaches
+the threshold: the evidence must show the loss, not just the mean. A loss whose mean
+reaches the ``doubtful`` threshold but whose interval reaches below it is **too close to
+call** (shown with its loss, not flagged).
 
 **The luck of the deal**: the perfect-information value of the position (every hand
 open, perfect play by everyone) at the first lead, or at the first trick with at most
@@ -30,7 +33,10 @@ sides made of the cards dealt.
 
 Every decision draws its worlds or deals from its own stream,
 ``SeedSequence(seed, spawn_key=(line, event))``: the same seed gives the same answer
-whatever is analysed with it (one seat, one side, the whole file).
+whatever is analysed with it (one seat, one side, the whole file). ``whatif --log`` draws
+from the same stream (``bid_seed``, ``stream``), so at the same decision it plays the
+same deals or worlds: a bid's what-if starts with analyse's ``bid_deals`` deals and may go
+on (its stopping rule); both report the loss ``chosen_loss`` computes.
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from ..stats import Estimate, Z95, estimate
 from ..bidding.whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_score, run_batch
 
 FLAGS = ("doubtful", "error", "blunder")
+CLOSE = "too close to call"   # a loss reaching `doubtful` on average, but not at the lower end of its 95% CI
 KINDS = ("bid", "card")
 POINT_WHY = ("high", "low", "jack", "hang-jack", "game")
 DEAL_WHY = ("kick", "gift", "jack-bonus")
@@ -76,13 +83,30 @@ class Thresholds:
             raise AnalysisError(f"flag thresholds must rise: 0 < doubtful ({self.doubtful:g}) <= error "
                                 f"({self.error:g}) <= blunder ({self.blunder:g})")
 
-    def flag(self, loss: float | None) -> str | None:
+    def flag(self, loss: float | None, ci95: tuple[float, float] | None = None) -> str | None:
+        """The highest flag whose threshold the lower end of the loss's 95% CI reaches (the loss itself
+        when no interval is given); None below `doubtful`."""
         if loss is None:
             return None
+        low = loss if ci95 is None else min(loss, ci95[0])
         for name in reversed(FLAGS):
-            if loss >= getattr(self, name) - 1e-9:
+            if low >= getattr(self, name) - 1e-9:
                 return name
         return None
+
+    def close(self, loss: float | None, ci95: tuple[float, float] | None) -> bool:
+        """Too close to call: the mean loss reaches `doubtful`, the lower end of its 95% CI does not."""
+        return loss is not None and loss >= self.doubtful - 1e-9 and self.flag(loss, ci95) is None
+
+    def verdict(self, loss: float | None, ci95: tuple[float, float] | None) -> str | None:
+        """The flag, "too close to call", or None (no loss worth a word, or not analysed)."""
+        return self.flag(loss, ci95) or (CLOSE if self.close(loss, ci95) else None)
+
+    def rule(self) -> str:
+        """The flagging rule in words."""
+        return (f"flagged doubtful, error or blunder when the lower end of the loss's 95% CI reaches "
+                f"{self.doubtful:g}, {self.error:g} or {self.blunder:g} net points; a mean loss of {self.doubtful:g} "
+                f"or more whose interval reaches below {self.doubtful:g} is {CLOSE}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +130,7 @@ class Settings:
         return {"worlds": self.worlds, "bid_deals": self.bid_deals, "policy": self.policy,
                 "max_cards": self.max_cards, "seed": self.seed,
                 "thresholds": dataclasses.asdict(self.thresholds),
+                "flag_rule": "the lower end of the loss's 95% CI reaches the threshold",
                 "seats": sorted(self.seats) if self.seats is not None else None,
                 "sides": sorted(self.sides) if self.sides is not None else None}
 
@@ -130,15 +155,22 @@ class Decision:
     win_loss: float | None = None   # match-win probability lost, where known
     note: str | None = None
     trick: int | None = None  # card decisions: 1-based trick number
+    close: bool = False       # too close to call: the mean loss reaches `doubtful`, its CI's lower end does not
 
     @property
     def analysed(self) -> bool:
         return self.loss is not None
 
+    @property
+    def verdict(self) -> str | None:
+        """The flag, "too close to call", or None."""
+        return self.flag or (CLOSE if self.close else None)
+
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "event": self.event, "seat": self.seat, "side": self.side, "kind": self.kind,
                 "chosen": self.chosen, "best": self.best, "loss": self.loss,
                 "loss_ci95": list(self.loss_ci95) if self.loss_ci95 else None, "flag": self.flag,
+                "too_close": self.close,
                 "analysed": self.analysed, "where": self.where, "trick": self.trick, "samples": self.samples,
                 "win_loss": self.win_loss, "options": self.options, "note": self.note}
 
@@ -258,6 +290,7 @@ def summary(decisions: Iterable[Decision], thresholds: Thresholds) -> dict[str, 
         est = estimate(losses)
         out["mean_loss_ci95"] = [est.ci95[0], est.ci95[1]]
     out["flags"] = {name: sum(d.flag == name for d in items) for name in FLAGS}
+    out["too_close"] = sum(d.close for d in items)
     out["not_analysed"] = sum(not d.analysed for d in items)
     return out
 
@@ -325,7 +358,14 @@ def match_numbers(parsed: list[ParsedLine]) -> list[int]:
 
 
 def stream(seed: int, line: int, event: int) -> np.random.SeedSequence:
+    """The random stream of the decision at event `event` of line `line` (analyse and whatif --log)."""
     return np.random.SeedSequence(seed, spawn_key=(line, event))
+
+
+def bid_seed(seed: int, line: int, event: int) -> int:
+    """The what-if seed of the bid at event `event` of line `line`: its batches are the decision's own
+    (analyse and whatif --log play the same deals)."""
+    return int(stream(seed, line, event).generate_state(1)[0])
 
 
 def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
@@ -351,9 +391,10 @@ def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
 def card_decision(base: dict[str, Any], values: CardValues, chosen: int, thresholds: Thresholds) -> Decision:
     loss = values.loss(chosen)
     wl = values.win_loss(chosen)
-    return Decision(**base, best=card_name(values.best), loss=loss.mean, loss_ci95=_ci(loss),
-                    flag=thresholds.flag(loss.mean), options=values.to_json(), samples=values.values.shape[0],
-                    win_loss=None if wl is None else wl.mean)
+    ci = _ci(loss)
+    return Decision(**base, best=card_name(values.best), loss=loss.mean, loss_ci95=ci,
+                    flag=thresholds.flag(loss.mean, ci), options=values.to_json(), samples=values.values.shape[0],
+                    win_loss=None if wl is None else wl.mean, close=thresholds.close(loss.mean, ci))
 
 
 def _ci(est: Estimate) -> tuple[float, float]:
@@ -392,7 +433,7 @@ def judge_bid(line: int, bid: Bid, rules: RuleSet, settings: Settings, equity: E
     assert bid.chosen is not None
     base: dict[str, Any] = dict(line=line, event=bid.event, seat=bid.seat, side=rules.side_of(bid.seat), kind="bid",
                 chosen=bid.chosen, where=bid.role)
-    seed = int(stream(settings.seed, line, bid.event).generate_state(1)[0])
+    seed = bid_seed(settings.seed, line, bid.event)
     try:
         res = bid_result(situation(rules, bid), settings.policy, equity, settings.bid_deals, seed, settings.threads)
     except AnalysisError as err:  # the rollout policy (almost) never begs with such hands
@@ -403,8 +444,6 @@ def judge_bid(line: int, bid: Bid, rules: RuleSet, settings: Settings, equity: E
 
 def bid_decision(base: dict[str, Any], res: WhatIfResult, chosen: str, thresholds: Thresholds,
                  win: bool) -> Decision:
-    j = res.names.index(chosen)
-    b = res.best_index
     options = {}
     for k, name in enumerate(res.names):
         ev = res.ev(k)
@@ -413,17 +452,40 @@ def bid_decision(base: dict[str, Any], res: WhatIfResult, chosen: str, threshold
             wp = res.win_prob(k)
             item.update(win_prob=wp.mean, win_prob_ci95=list(wp.clipped_ci95(0.0, 1.0)), win_prob_se=wp.se)
         options[name] = item
-    if j == b:
-        loss = Estimate(0.0, 0.0, res.deals)
-        win_loss = 0.0 if win else None
-    else:
-        loss = estimate(res.net[:, b] - res.net[:, j])
-        win_loss = float((res.win[:, b] - res.win[:, j]).mean()) if win else None
+    b, loss, lost_chance = chosen_loss(res, chosen)
+    win_loss = lost_chance if win else None
     note = None
     if res.beg_rate is not None:
         note = f"the rollout policy begs with {100 * res.beg_rate:.1f}% of the eldest's hands the dealer cannot rule out"
-    return Decision(**base, best=res.names[b], loss=loss.mean, loss_ci95=_ci(loss), flag=thresholds.flag(loss.mean),
-                    options=options, samples=res.deals, win_loss=win_loss, note=note)
+    ci = _ci(loss)
+    return Decision(**base, best=res.names[b], loss=loss.mean, loss_ci95=ci, flag=thresholds.flag(loss.mean, ci),
+                    options=options, samples=res.deals, win_loss=win_loss, note=note,
+                    close=thresholds.close(loss.mean, ci))
+
+
+def chosen_loss(res: WhatIfResult, chosen: str, deals: int | None = None) -> tuple[int, Estimate, float]:
+    """(the option of most net points, what `chosen` loses against it in net points (paired, deal by deal),
+    the match-win chance it loses), on the first `deals` deals (all when None). analyse and whatif --log
+    both judge a bid with this."""
+    net = res.net if deals is None else res.net[:deals]
+    win = res.win if deals is None else res.win[:deals]
+    j = res.names.index(chosen)
+    b = int(np.argmax(net.mean(axis=0)))
+    if j == b:
+        return b, Estimate(0.0, 0.0, net.shape[0]), 0.0
+    return b, estimate(net[:, b] - net[:, j]), float((win[:, b] - win[:, j]).mean())
+
+
+def bid_judgement(res: WhatIfResult, chosen: str, deals: int,
+                  thresholds: Thresholds = Thresholds()) -> dict[str, Any]:
+    """analyse's judgement of the bid `chosen` on the first `deals` deals of a what-if drawn from the
+    decision's own stream (``bid_seed``): what ``analyse --bid-deals deals`` reports (whatif --log)."""
+    n = min(deals, res.deals)
+    b, loss, _ = chosen_loss(res, chosen, n)
+    ci = _ci(loss)
+    return {"deals": n, "best": res.names[b], "loss": loss.mean, "loss_ci95": list(ci),
+            "flag": thresholds.flag(loss.mean, ci), "too_close": thresholds.close(loss.mean, ci),
+            "verdict": thresholds.verdict(loss.mean, ci)}
 
 
 # --- luck -------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import typer
 
 from .options import (
     JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
-    build_rules, fail, file_errors, load_equity,
+    build_rules, fail, file_errors, load_equity, progress_bar,
 )
 
 HINT_WORLDS = 300      # analyser.table.hint.HINT_WORLDS (not imported: the CLI loads numba only when it runs)
@@ -139,14 +139,15 @@ def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, m
 def bid(decision: Any, policy: str, equity_dir: Path | None, seed: int, threads: int | None, explain: bool,
         json_out: bool) -> None:
     """The bid due (stand/beg or give/run): the paired rollouts of ``whatif --hand``, at the deal's score."""
-    from ..analysis.bidding.whatif import MAX_DEALS, STOP_Z
-    from ..table.hint import bid_situation, pretty
-    from .whatif import Measure, run_situation, win_method, WinBy
+    from ..analysis.bidding.whatif import MAX_DEALS
+    from ..table.hint import bid_hint, bid_text
 
-    sit = bid_situation(decision)
     rules = decision.rules
-    hand = " ".join(pretty(c) for c in sit.hand)
-    header = [f"seat {decision.seat}, the {sit.seat}, holds {hand}; the turn-up is {pretty(sit.turnup)}"]
-    extra = {"kind": "bid", "seat": decision.seat, "role": sit.seat, "exact": False, "inference": "none"}
-    run_situation(sit, policy, win_method(WinBy.auto, rules), Measure.win, MAX_DEALS, STOP_Z, equity_dir, None, seed,
-                  threads, explain, json_out, extra, None if json_out else header)
+    table = load_equity(rules, policy, equity_dir, threads)[0] if rules.sides == 2 else None
+    with progress_bar("deals", MAX_DEALS) as bar:
+        res = bid_hint(decision, policy, seed, table, threads=threads, progress=bar.advance)
+    if json_out:
+        typer.echo(json.dumps({**res.to_json(), "kind": "bid", "seat": decision.seat, "role": res.situation.seat,
+                               "exact": False, "inference": "none"}))
+    else:
+        typer.echo(bid_text(res, decision, explain))

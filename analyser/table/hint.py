@@ -312,38 +312,90 @@ def card_text(hint: CardHint, explain: bool = False, where: str | None = None) -
     return "\n".join(lines)
 
 
-# --- the hint in a few lines (record's ``?``) ----------------------------------------------------------------------
+# --- a bid in words ------------------------------------------------------------------------------------------------
 
 BID_DEALS = 4000  # paired deals for a bid asked at the table (record's ``?``): a few seconds
+DOING = {"stand": "standing", "beg": "begging", "give": "giving one", "run": "running the cards"}
 
 
 def bid_sentence(res: Any) -> str:
-    """A bid's answer in a player's words: the better option by net points and how sure that is."""
-    means = res.net.mean(axis=0)
-    best = int(means.argmax())
-    other = 1 - best
-    d = res.net[:, best] - res.net[:, other]
+    """A bid's answer in a player's words: the better option, by how much, and how sure that is (by the match-win
+    chance when the rollouts have it, else by net points)."""
     from ..analysis.stats import estimate
 
-    gap = estimate(d)
-    lo, hi = gap.ci95
+    win = res.measure == "win"
+    values = res.win if win else res.net
+    best = int(values.mean(axis=0).argmax())
+    other = 1 - best
+    gap = estimate(values[:, best] - values[:, other])
     names = res.names
     over = f"over {res.net.shape[0]:,} deals played out both ways"
+    if win:
+        lo, hi = (100 * x for x in gap.ci95)
+        ahead = f"{DOING[names[best]]} wins the match {100 * gap.mean:.1f}% more often than {DOING[names[other]]}"
+        ci = f"(95% CI {lo:.1f}% to {hi:.1f}%)"
+    else:
+        lo, hi = gap.ci95
+        ahead = f"{DOING[names[best]]} nets {gap.mean:.2f} points more than {DOING[names[other]]} on average"
+        ci = f"(95% CI {lo:.2f} to {hi:.2f})"
     if lo <= 0 <= hi:
-        return (f"Too close to call between {names[best]} and {names[other]}: {names[best]} is {gap.mean:.2f} points "
-                f"ahead on average (95% CI {lo:.2f} to {hi:.2f}), {over}.")
-    return (f"{names[best].capitalize()}: on average {gap.mean:.2f} points better than {names[other]} (95% CI "
-            f"{lo:.2f} to {hi:.2f}), {over}.")
+        return f"Too close to call between {DOING[names[best]]} and {DOING[names[other]]}: {ahead} {ci}, {over}."
+    return f"{names[best].capitalize()}: {ahead} {ci}, {over}."
+
+
+def bid_text(res: Any, decision: Decision, explain: bool = False) -> str:
+    """The bid hint as text: the sentence, the situation, then both options."""
+    sit = res.situation
+    hand = " ".join(pretty(c) for c in sorted(sit.hand, key=lambda c: (suit_of(c), -c)))
+    yours = sit.score[0]
+    lines = [bid_sentence(res),
+             f"seat {decision.seat}, the {sit.seat}" + (" (the eldest begged)" if sit.seat == "dealer" else "")
+             + f", holds {hand}; the turn-up is {pretty(sit.turnup)}; your side has {yours} of {sit.rules.target}",
+             "", f"{'option':<8}{'net points':>11}  {'95% CI':<16}" + (f"{'match win':>10}  95% CI" if
+                                                                        res.measure == "win" else "")]
+    for j, name in enumerate(res.names):
+        ev = res.ev(j)
+        row = f"{name:<8}{ev.mean:>+11.2f}  {_interval(ev):<16}"
+        if res.measure == "win":
+            wp = res.win_prob(j)
+            lo, hi = wp.clipped_ci95(0.0, 1.0)
+            row += f"{100 * wp.mean:>9.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+        lines.append(row.rstrip())
+    lines += ["", "net points: of the rest of the deal, your side's minus the other side's"
+              + ("; match win: your side's chance to win the match" if res.measure == "win" else "")]
+    if explain:
+        lines += ["", "How this was computed:",
+                  f"- {res.net.shape[0]:,} deals of the cards you have not seen, each played out once with each "
+                  "option (the same cards, the same random choices: common random numbers), every seat playing "
+                  f"the {res.policy} policy after the bid;",
+                  "- the better option is the one with the higher " + ("match-win chance (from the equity table "
+                  "of heuristic play at the score after the deal)" if res.measure == "win" else "net points")
+                  + "; the 95% CI of the difference is paired, deal by deal;",
+                  "- the deals stop once the better option leads by 3 standard errors of the difference, or at the "
+                  "most deals allowed."]
+    return "\n".join(lines)
+
+
+def bid_hint(decision: Decision, policy: str = "heuristic", seed: int = 1, equity: EquityTable | None = None,
+             deals: int | None = None, threads: int | None = None, progress: Any = None) -> Any:
+    """The paired rollouts of the bid due (``whatif``'s), by match-win chance with an equity table, else by net
+    points; `deals` fixes their number (else whatif's stopping rule)."""
+    from ..analysis.bidding.whatif import MAX_DEALS, MIN_DEALS, what_if
+
+    sit = bid_situation(decision)
+    kwargs: dict[str, Any] = ({"max_deals": MAX_DEALS, "min_deals": MIN_DEALS} if deals is None
+                              else {"max_deals": deals, "min_deals": deals})
+    if equity is not None:
+        return what_if(sit, policy, seed=seed, equity=equity, win_by="table", measure="win", threads=threads,
+                       progress=progress, **kwargs)
+    return what_if(sit, policy, seed=seed, win_by="playout", measure="points", threads=threads, progress=progress,
+                   **kwargs)
 
 
 def hint_text(line: dict[str, Any], seat: int, seed: int = 1) -> str:
     """The hint for `seat` where `line` stops, as text (``allfours record``'s ``?``): a card over the consistent
     deals (every one when few, else HINT_WORLDS), a bid by BID_DEALS paired deals, in net points."""
-    from ..analysis.bidding.whatif import what_if
-
     decision = decision_of(line, seat)
     if decision.kind == "card":
         return card_text(card_hint(decision, HINT_WORLDS, seed), where=where_text(decision))
-    res = what_if(bid_situation(decision), "heuristic", seed=seed, win_by="playout", measure="points",
-                  max_deals=BID_DEALS, min_deals=BID_DEALS)
-    return bid_sentence(res)
+    return bid_text(bid_hint(decision, seed=seed, deals=BID_DEALS), decision)

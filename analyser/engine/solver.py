@@ -92,7 +92,7 @@ from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
 )
-from .state import apply, beats, copy_state, legal
+from .state import apply, beats, copy_play, copy_state, legal
 
 # Deepest search: every card of a 52-card pack, one ply each, and the root.
 MAX_PLIES = 53
@@ -908,7 +908,7 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
         parent = states[d]
         child = states[d + 1]
         trick = np.uint64(parent[PS_TRICK_MASK]) | bit(card)
-        copy_state(child, parent)
+        copy_play(child, parent)  # the words play needs: the seats' knowledge is not read here
         winner = apply(child, card)
         acc = frames[d, F_ACC]
         if mode == 1 and winner >= 0 and side_of(winner, parent[PS_PLAYERS]) == ps:
@@ -998,7 +998,7 @@ def playout_guess(states, moves, ctx, d):
     `order_moves` puts first (the last ply of `states` and `moves` is the scratch)."""
     k = states.shape[0] - 1
     st = states[k]
-    copy_state(st, states[d])
+    copy_play(st, states[d])
     while st[PS_TRICK_NO] < st[PS_N_TRICKS]:
         order_moves(st, moves, k, -1, ctx[C_JACK], ctx)
         apply(st, moves[k, 0])

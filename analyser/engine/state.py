@@ -45,6 +45,7 @@ assert N_STATE == PS_LACKS + 4 and PS_VOIDS + 4 == PS_TRUMP
 assert PS_TURNUPS == PS_VOID_TRUMP + 1 and PS_DISCARDS == PS_TURNUPS + 1 and PS_LACKS == PS_DISCARDS + 4
 ALL_CARDS = np.uint64((1 << 52) - 1)
 U0 = np.uint64(0)
+N_PLAY = PS_TURNUPS  # the words play itself reads and writes come first; the seats' knowledge after them
 
 
 # --- the rules of one card ------------------------------------------------------
@@ -241,6 +242,14 @@ def known_out(state, seat):
 def copy_state(dst, src):
     """Copy a state into caller-owned memory (no allocation)."""
     for i in range(N_STATE):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def copy_play(dst, src):
+    """Copy the words play reads (up to ``N_PLAY``), not what the seats know (PS_TURNUPS on, which ``apply``
+    only adds to): the open-hand solver's copy at every node, where nobody's knowledge is read."""
+    for i in range(N_PLAY):
         dst[i] = src[i]
 
 

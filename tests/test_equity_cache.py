@@ -3,6 +3,7 @@ tables shipped under results/equity are still found, and never written."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -110,3 +111,12 @@ def test_a_shipped_table_is_found_when_the_cache_lacks_it_and_never_written(
     assert not cached and mine.parent == cache / "equity"
     assert cached_table(TINY, "random", deals_per_cell=500)[1] == mine  # type: ignore[index]
     assert files_under(shipped) == before
+
+
+def test_the_shipped_table_is_found_from_an_empty_cache(tmp_path: Path) -> None:
+    """results/equity is found from the module's own place, and the engine's digest reads the engine's files (both
+    were off by a folder when analysis/ was split, and the shipped table was never used)."""
+    assert equity.SHIPPED_DIR.is_dir() and any(equity.SHIPPED_DIR.glob("*.parquet"))
+    assert equity.engine_digest() != hashlib.sha256().hexdigest()[:16]  # the digest of no file at all
+    found = cached_table(make_rules("trinidad"), "heuristic", tmp_path / "empty")
+    assert found is not None and found[1].parent == equity.SHIPPED_DIR

@@ -70,7 +70,7 @@ EQUITY_FORMAT = 1  # bump when the method or the file layout changes: old caches
 DEFAULT_DEALS_PER_CELL = EQUITY_DEALS_PER_CELL
 # The tables shipped with the repository, looked in (never written) when the cache lacks one;
 # absent from an installed package.
-SHIPPED_DIR = Path(__file__).resolve().parents[2] / "results" / "equity"
+SHIPPED_DIR = Path(__file__).resolve().parents[3] / "results" / "equity"
 TASK_DEALS = 250_000  # deals per task (a run of cells): large enough that scheduling costs little
 Progress = Callable[[int], None]
 
@@ -240,7 +240,7 @@ def equity_folder(out_dir: Path | None = None) -> Path:
 def engine_digest() -> str:
     """Hash of the engine's sources: a table made by other kernels or policies is not reused."""
     digest = hashlib.sha256()
-    for path in sorted((Path(__file__).parent.parent / "engine").glob("*.py")):
+    for path in sorted((Path(__file__).resolve().parents[2] / "engine").glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

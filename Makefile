@@ -25,17 +25,35 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	echo "make: no Chromium and none installed here: the analysis page's browser test will skip"
 
-# The main job on a default: simulate and referee trinidad deals, then a quick strategy report.
-# Each step says what it does; --force: a second `make run` replaces the first one's files in runs/.
+# A first look at what the tool answers, in about half a minute once the engine is compiled (the very
+# first run compiles it first, and says so): a what-if answered in a sentence, one deal played by the
+# built-in heuristic player and told trick by trick, then the commands to try next. RUNS: where the deal's
+# log goes (a second `make run` replaces it).
+RUNS ?= runs
 run: $(STAMP)
-	@mkdir -p runs
-	@echo "make run: 1/3 playing 5,000 trinidad deals and writing their game log to runs/trinidad.jsonl"
-	@$(BIN)/allfours simulate --rules trinidad --deals 5000 --seed 1 --log runs/trinidad.jsonl --force
-	@echo "make run: 2/3 refereeing that log: every play, trick and point checked against the rules"
-	@$(BIN)/allfours replay runs/trinidad.jsonl
-	@echo "make run: 3/3 a quick strategy report (a couple of minutes) in runs/report-trinidad-quick/"
-	@$(BIN)/allfours report --rules trinidad --deals 20000 --seed 1 --out runs/report-trinidad-quick --force
-	@echo "make run: done; open runs/report-trinidad-quick/report.html (or REPORT.md)"
+	@mkdir -p $(RUNS)
+	@echo "== 1/2  A what-if. You are the eldest (first to speak) holding A♠ J♠ 4♥ 7♦ 9♣ 10♣; the turn-up is K♠."
+	@echo "        Stand or beg? Both are played out on the same sampled deals by the heuristic player:"
+	@echo "        allfours whatif --hand \"AS JS 4H 7D 9C TC\" --turnup KS"
+	@echo
+	@$(BIN)/allfours whatif --hand "AS JS 4H 7D 9C TC" --turnup KS
+	@echo
+	@echo "== 2/2  One deal of trinidad All Fours, every seat played by the heuristic player (the tool's"
+	@echo "        rule-of-thumb computer player, not a person), told trick by trick:"
+	@echo "        allfours simulate --deals 1 --policy heuristic --seed 5 --log $(RUNS)/one-deal.jsonl"
+	@echo "        allfours replay --show $(RUNS)/one-deal.jsonl"
+	@echo
+	@$(BIN)/allfours simulate --rules trinidad --deals 1 --policy heuristic --seed 5 --threads 1 \
+		--log $(RUNS)/one-deal.jsonl --force >/dev/null
+	@$(BIN)/allfours replay --show $(RUNS)/one-deal.jsonl
+	@echo
+	@echo "== Where next (allfours --help lists every command; the README explains the words)"
+	@echo "   your own hand:        allfours whatif --hand \"...\" --turnup ..   (--explain: how to read the numbers)"
+	@echo "   when to beg or give:  allfours strategy --deals 20000"
+	@echo "   the whole picture:    allfours report --deals 20000 --out $(RUNS)/report   (a few minutes; then open"
+	@echo "                         $(RUNS)/report/report.html)"
+	@echo "   a deal you played:    write it down as docs/game-log.md says, then: allfours analyse FILE"
+	@echo "   (allfours is $(BIN)/allfours; or run: source $(BIN)/activate)"
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q

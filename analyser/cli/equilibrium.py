@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.bidding.equilibrium import EquilibriumResult, ScoresResult
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text, load_equity,
+    announce_engine, build_rules, check_cache, file_errors, progress_bar, score_text, load_equity,
 )
 
 
@@ -170,7 +170,7 @@ def equilibrium(
     if parsed is not None or all_scores:  # the equity cache must be writable before a table is built
         from ..analysis.bidding.equity import equity_folder
 
-        check_output(equity_folder(equity_dir), "--equity-dir", folder=True, force=True)
+        check_cache(equity_folder(equity_dir), "--equity-dir", given=equity_dir is not None)
     announce_engine()
     table = load_equity(ruleset, play, equity_dir, threads)[0] if parsed is not None or all_scores else None
     if all_scores:

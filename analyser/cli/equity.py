@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.bidding.equity import EquityTable
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, file_errors, progress_bar,
+    announce_engine, build_rules, check_cache, check_output, file_errors, progress_bar,
 )
 
 
@@ -59,11 +59,12 @@ def equity(
     from ..policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
+    given = out is not None
     out = equity_folder(out)
     check_options(threads, scheduler, cluster)
     check_two_sides(ruleset)
     parse_policy(policy)
-    check_output(out, "--out", folder=True, force=True)  # the cache: tables are added, never replaced
+    check_cache(out, "--out", given=given)  # the cache: tables are added, never replaced
     check_output(plot, "--plot", folder=False, force=force)
     announce_engine()
     # The cluster starts (or is reached) only if the table is not in the cache.

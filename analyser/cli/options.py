@@ -112,15 +112,22 @@ def check_output(path: Path | None, option: str, *, folder: bool, force: bool = 
 _ANNOUNCED = threading.Event()
 
 
-def announce_engine() -> None:
-    """Say so on stderr, once per process, when the engine's kernels are about to be compiled
-    (their cache folder is missing or empty): the first run waits about half a minute."""
-    from ..engine import cache_is_cold
+def announce_engine(command: str | None = None) -> None:
+    """Say so on stderr, once per process, when kernels the command (by default the one running) needs are
+    about to be compiled: for about how long (`first_use`), and whether only this first run waits."""
+    from ..first_use import compile_notice
 
     if not _ANNOUNCED.is_set():
         _ANNOUNCED.set()
-        if cache_is_cold():
-            typer.echo("compiling the engine (first run only, about 30 s)", err=True)
+        if command is None:
+            import importlib
+
+            where = importlib.import_module(typer.BadParameter.__module__.rpartition(".")[0] + ".globals")
+            context = where.get_current_context(silent=True)
+            command = context.info_name if context is not None else ""
+        notice = compile_notice(command or "")
+        if notice:
+            typer.echo(notice, err=True)
 
 
 def build_rules(preset: Preset, players: int | None, settings: list[str] | None) -> RuleSet:
@@ -172,6 +179,20 @@ def progress_bar(description: str, total: int, rate: str | None = None) -> Itera
         yield bar
 
 
+def check_cache(folder: Path, option: str, given: bool) -> None:
+    """A cache folder (tables are added to it, never replaced) can be written. One the user named with `option`
+    is checked as an output; the default one, in the user's cache, is named with what moves it."""
+    if given:
+        check_output(folder, option, folder=True, force=True)
+        return
+    from ..first_use import cache_unwritable, reason
+
+    err = cache_unwritable(folder)
+    if err is not None:
+        fail(f"cannot write the cache folder {folder} ({reason(err)}): set ALLFOURS_CACHE_DIR to a folder you "
+             f"can write, or give {option} FOLDER")
+
+
 def load_equity(ruleset: RuleSet, policy: str, equity_dir: Path | None, threads: int | None) -> tuple[EquityTable, Path]:
     """The policy's match-equity table for these rules: from the cache (or the shipped tables), else built once,
     announced on stderr with a progress bar, and kept in the cache (``--equity-dir``, default equity/ in the
@@ -179,11 +200,14 @@ def load_equity(ruleset: RuleSet, policy: str, equity_dir: Path | None, threads:
     from ..analysis.bidding.equity import build_notice, cached_table, equity_folder, equity_table
 
     folder = equity_folder(equity_dir)
-    check_output(folder, "--equity-dir", folder=True, force=True)  # a cache: tables are added, not replaced
+    if equity_dir is not None:
+        check_cache(folder, "--equity-dir", given=True)
     with file_errors(folder):
         found = cached_table(ruleset, policy, folder)
         if found is not None:
             return found
+        if equity_dir is None:  # the user's cache: checked only when a table is to be kept in it
+            check_cache(folder, "--equity-dir", given=False)
         typer.echo(f"{build_notice(ruleset, threads=threads)}; it is kept in {folder} for next time", err=True)
         with progress_bar("equity table", ruleset.target ** 2) as bar:
             table, path, _ = equity_table(ruleset, policy, out_dir=folder, progress=bar.advance, threads=threads)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
@@ -59,6 +59,7 @@ def report(
     check_options(threads, scheduler, cluster)
     check_base_policy(policy)
     pimc_worlds(pimc)
+    existed = folder.exists()
     check_output(folder, "--out", folder=True, force=force)
     if sensitivity is not None and not (sensitivity / "sensitivity.json").is_file():
         fail(f"--sensitivity {sensitivity}: no sensitivity.json there (write it with scripts/sensitivity.py)")
@@ -67,7 +68,9 @@ def report(
         try:
             path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
                                 log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity,
-                                pimc=pimc)
+                                pimc=pimc, force=force)
+        except KeyboardInterrupt:
+            interrupted(folder, existed)
         except OSError as err:
             where = f"{err.filename}: " if err.filename and str(err.filename) != str(folder) else ""
             why = "a file is in the way of a folder" if isinstance(err, FileExistsError) else err.strerror or err
@@ -76,3 +79,18 @@ def report(
         typer.echo((folder / "report.json").read_text(encoding="utf-8"))
     else:
         typer.echo(f"wrote {path} and {folder / 'report.html'}")
+
+
+def interrupted(folder: Path, existed: bool) -> NoReturn:
+    """Ctrl-C: say what is kept and how to finish; the empty --out folder made for the check goes."""
+    from ..report.folder import partial_state
+
+    if not existed and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+    state = partial_state(folder)
+    if state is None:
+        raise KeyboardInterrupt
+    where, done = state
+    kept = f"its finished parts ({', '.join(done)}) are kept in {where}" if done else f"it is in {where}"
+    typer.echo(f"interrupted: the report is not finished; {kept}; run the same command again to finish it", err=True)
+    raise typer.Exit(130)

@@ -97,12 +97,18 @@ def write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk:
     from ..simulate import iter_log_lines
 
     kinds, params = seat_policies(policy, ruleset.players)
+    count = 0
     try:
-        with open(log, "w", encoding="utf-8") as stream:
-            count = 0
+        with open(log, "w", encoding="utf-8") as stream:  # whole lines only: a deal is written once it is played
             for line in iter_log_lines(ruleset, deals, seed, kinds, params, chunk):
                 stream.write(dumps(line) + "\n")
                 count += 1
+    except KeyboardInterrupt:
+        kept = f"the {count} finished deals are" if count != 1 else "the 1 finished deal is"
+        typer.echo(f"interrupted: {kept} kept in {log} (of {deals} asked); "
+                   "`allfours replay` reads them", err=True)
+        raise typer.Exit(130) from None
     except OSError as err:
         fail(f"cannot write {log}: {err.strerror}")
-    typer.echo(f"wrote {count} deals ({ruleset.preset}, {ruleset.players} players, seed {seed}) to {log}", err=True)
+    typer.echo(f"wrote {count} deal{'' if count == 1 else 's'} ({ruleset.preset}, {ruleset.players} players, "
+               f"seed {seed}) to {log}", err=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import numba
@@ -50,6 +51,23 @@ def cache_is_cold(folder: str | os.PathLike[str] | None = None) -> bool:
     if not root.is_dir():
         return True
     return next((p for p in root.rglob("*") if p.is_file()), None) is None
+
+
+def cache_folder() -> Path | None:
+    """Where the kernels are kept: numba's cache folder as set here or by ``NUMBA_CACHE_DIR``; None when numba
+    keeps them in ``__pycache__`` beside the sources (a cache folder set to empty)."""
+    where = numba.config.CACHE_DIR  # type: ignore[attr-defined]
+    return Path(where) if where else None
+
+
+def missing_kernels(names: Iterable[str], folder: str | os.PathLike[str] | None = None) -> list[str]:
+    """Which of the kernels `names` (``"module.function"``, e.g. ``"solver.solve_value"``) have no compiled
+    copy in the kernel cache (`folder`, by default `cache_folder()`): the first call of each compiles it."""
+    root = Path(folder) if folder is not None else cache_folder()
+    if root is None:
+        root = Path(__file__).parent / "__pycache__"
+    found = {p.name.rpartition("-")[0] for p in root.rglob("*.nbi")} if root.is_dir() else set()
+    return [name for name in names if name not in found]
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ from ..rules import RuleSet
 from ..rules_text import describe
 from .charts import score_shift_chart, tournament_chart
 from .document import Document
+from .folder import Partial
 from .play import play_section
 from .sections import Pairing, player_strength, score_shifts
 from .thumb import rules_of_thumb
@@ -123,59 +125,89 @@ def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
     })
 
 
+REPORT_PARTS = ("strategy", "equity", "advice", "equilibrium", "equilibrium-fine", "equilibrium-scores",
+                "score-shifts", "tournaments")  # the parts a report keeps as they finish (folder.Partial)
+
+
 def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
                  threads: int | None = None, executor: Executor | None = None,
                  command: str | None = None, log: Any = None, sensitivity: Path | None = None,
-                 pimc: str = "pimc") -> Path:
+                 pimc: str = "pimc", force: bool = False) -> Path:
     """Run every part and write the report folder; returns the REPORT.md path. `sensitivity`: a folder written
     by scripts/sensitivity.py (the strategy tables with pimc card play), shown as its own section. `pimc`: the
-    pimc player measured in the tournaments and watched by the play tips (a spec: pimc:worlds=20 is quicker)."""
+    pimc player measured in the tournaments and watched by the play tips (a spec: pimc:worlds=20 is quicker).
+
+    The report is written into OUT.partial and becomes `out` only when complete; each finished part is kept
+    there, so the same call after an interruption starts after the last finished part; over an earlier report
+    (the CLI's --force) exactly the files its manifest lists are replaced (`folder`). `force`: an unfinished
+    report with other options is started over instead of refused."""
     say = log or (lambda message: None)
     worlds = pimc_worlds(pimc)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    report_dir = Path(out)
     sizes = Sizes.from_deals(deals)
+    partial = Partial(report_dir, {"rules": rules.as_log_dict(), "deals": deals, "seed": seed, "policy": policy,
+                              "pimc": pimc}, force=force, say=say)
+    out = partial.folder  # every part and file is written here until the report is complete
+
+    def run_part(name: str, note: str, compute: Any) -> Any:
+        say(f"{note.partition(':')[0]}: kept from the unfinished run" if name in partial.done else note)
+        return partial.part(name, compute)
+
     numbers: dict[str, Any] = {"rules": rules.as_log_dict(), "policy": policy, "seed": seed, "deals": deals,
                                "version": __version__, "sizes": sizes.__dict__}
-    say(f"strategy tables: {sizes.strategy:,} decision deals per round")
-    strategy = run_strategy(rules, policy, sizes.strategy, seed, out_dir=out / "strategy", threads=threads,
-                            executor=executor)
+    strategy = run_part("strategy", f"strategy tables: {sizes.strategy:,} decision deals per round",
+                        lambda: run_strategy(rules, policy, sizes.strategy, seed, out_dir=out / "strategy",
+                                             threads=threads, executor=executor))
     tuned = f"tuned:{out / 'strategy'}"
     equity: EquityTable | None = None
     if rules.sides == 2:
+        _reuse_equity(rules, tuned, report_dir / "equity", out / "equity", sizes.equity_per_cell, seed)
         if cached_table(rules, tuned, out / "equity", sizes.equity_per_cell, seed) is None:
-            say(f"match equity: {build_notice(rules, sizes.equity_per_cell, threads)}, "
-                f"{sizes.equity_per_cell:,} deals per score cell")
+            note = (f"match equity: {build_notice(rules, sizes.equity_per_cell, threads)}, "
+                    f"{sizes.equity_per_cell:,} deals per score cell")
         else:
-            say("match equity: the table in the report folder's cache")
-        equity, _, _ = equity_table(rules, tuned, sizes.equity_per_cell, seed, out / "equity", threads=threads,
-                                    executor=executor)
-    say(f"advice check: {sizes.advice:,} deals per role; play tips: {sizes.play_deals:,} duplicated deals and "
-        f"{sizes.play_matches:,} matches each")
-    advice = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
-    advice = add_play_tips(advice, sizes.play_deals, sizes.play_matches, executor=executor, observer=pimc)
-    say(f"bidding equilibrium: {sizes.equilibrium:,} decision deals")
-    eq = run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse", tuned=str(out / "strategy"),
-                         resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium", threads=threads,
-                         executor=executor, exploit_deals=sizes.equilibrium)
-    say(f"bidding equilibrium, fine classes: the same {sizes.equilibrium:,} decision deals")
-    eq_fine = run_equilibrium(rules, policy, sizes.equilibrium, seed, "fine", resamples=EQUILIBRIUM_RESAMPLES,
-                              out_dir=out / "equilibrium-fine", threads=threads, executor=executor)
+            note = "match equity: the table in the report folder's cache"
+        equity = run_part("equity", note, lambda: equity_table(rules, tuned, sizes.equity_per_cell, seed,
+                                                                out / "equity", threads=threads,
+                                                                executor=executor)[0])
+
+    def advice_part() -> AdviceResult:
+        found = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
+        return add_play_tips(found, sizes.play_deals, sizes.play_matches, executor=executor, observer=pimc)
+
+    advice = run_part("advice", f"advice check: {sizes.advice:,} deals per role; play tips: {sizes.play_deals:,} "
+                                f"duplicated deals and {sizes.play_matches:,} matches each", advice_part)
+    eq = run_part("equilibrium", f"bidding equilibrium: {sizes.equilibrium:,} decision deals",
+                  lambda: run_equilibrium(rules, policy, sizes.equilibrium, seed, "coarse",
+                                          tuned=str(out / "strategy"), resamples=EQUILIBRIUM_RESAMPLES,
+                                          out_dir=out / "equilibrium", threads=threads, executor=executor,
+                                          exploit_deals=sizes.equilibrium))
+    eq_fine = run_part("equilibrium-fine",
+                       f"bidding equilibrium, fine classes: the same {sizes.equilibrium:,} decision deals",
+                       lambda: run_equilibrium(rules, policy, sizes.equilibrium, seed, "fine",
+                                               resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium-fine",
+                                               threads=threads, executor=executor))
     by_score = None
     if equity is not None:
-        say(f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score")
-        by_score = run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", equity,
-                                  out / "equilibrium-scores", threads=threads, executor=executor)
-    say("score what-ifs")
-    shifts = score_shifts(rules, tuned, equity, seed, sizes.whatif, threads)
-    say(f"tournaments: {sizes.matches:,} matches per pairing")
-    strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
-                               sizes.matches, seed, threads)
-    if strength is not None and sizes.search_matches > 0:
-        say(f"search players: {sizes.search_matches:,} matches per pairing")
-        searched = player_strength(rules, [Pairing(pimc, "heuristic"), Pairing("oracle", "heuristic"),
-                                           Pairing(pimc, "random")], sizes.search_matches, seed + 10, threads)
-        strength = pd.concat([strength, searched], ignore_index=True)
+        table = equity
+        by_score = run_part("equilibrium-scores",
+                            f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score",
+                            lambda: run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", table,
+                                                   out / "equilibrium-scores", threads=threads, executor=executor))
+    shifts = run_part("score-shifts", "score what-ifs",
+                      lambda: score_shifts(rules, tuned, equity, seed, sizes.whatif, threads))
+
+    def tournaments() -> pd.DataFrame | None:
+        strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
+                                   sizes.matches, seed, threads)
+        if strength is not None and sizes.search_matches > 0:
+            say(f"search players: {sizes.search_matches:,} matches per pairing")
+            searched = player_strength(rules, [Pairing(pimc, "heuristic"), Pairing("oracle", "heuristic"),
+                                               Pairing(pimc, "random")], sizes.search_matches, seed + 10, threads)
+            strength = pd.concat([strength, searched], ignore_index=True)
+        return strength
+
+    strength = run_part("tournaments", f"tournaments: {sizes.matches:,} matches per pairing", tournaments)
 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
     command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -278,7 +310,22 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     (out / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(out), encoding="utf-8")
     (out / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
-    return out / "REPORT.md"
+    partial.finish()
+    return report_dir / "REPORT.md"
+
+
+def _reuse_equity(rules: RuleSet, tuned: str, earlier: Path, folder: Path, deals_per_cell: int, seed: int) -> None:
+    """An earlier report's equity table for the same policy, size and seed (a --force rerun) is copied into the
+    new report's cache instead of being estimated again."""
+    if not earlier.is_dir() or cached_table(rules, tuned, folder, deals_per_cell, seed) is not None:
+        return
+    found = cached_table(rules, tuned, earlier, deals_per_cell, seed)
+    if found is None or Path(found[1]).parent != earlier:
+        return  # none there (cached_table may also answer from the shipped tables: not the report's to copy)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = Path(found[1]).stem
+    for path in earlier.glob(f"{stem}.*"):
+        shutil.copy2(path, folder / path.name)
 
 
 def _introduction(doc: Document, rules: RuleSet, policy: str, deals: int, seed: int, strategy: Any,

@@ -1,0 +1,122 @@
+"""``allfours play``: one match in the terminal against the computer, with a coach."""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .options import PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, build_rules, fail, os_words
+
+
+class Opponent(str, enum.Enum):
+    pimc = "pimc"
+    heuristic = "heuristic"
+
+
+class CoachMode(str, enum.Enum):
+    off = "off"
+    mistakes = "mistakes"
+    all = "all"
+
+
+def data_folder() -> Path:
+    """Where the matches are logged by default: $XDG_DATA_HOME/allfours, else ~/.local/share/allfours."""
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "allfours"
+
+
+def default_log() -> Path:
+    """Today's log in the data folder (created if missing): matches of the same day are appended to it."""
+    folder = data_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        fail(f"cannot create the log folder {folder} ({os_words(err)}): give --log FILE")
+    return folder / f"play-{datetime.date.today().isoformat()}.jsonl"
+
+
+def play(
+    rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
+    players: PlayersOpt = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0 to players-1).")] = 0,
+    opponent: Annotated[Opponent, typer.Option(
+        "--opponent", help="Who plays the other seats: pimc (searches the deals it cannot see) or heuristic "
+                           "(plays by rules of thumb, faster).")] = Opponent.pimc,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", min=0, help="Random seed: the same seed deals the same match again. Default: a new one, "
+                              "printed at the start.")] = None,
+    set_: SetOpt = None,
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", help="Append each finished deal to this allfours-log/1 file (never overwritten). Default: "
+                      "play-DATE.jsonl in $XDG_DATA_HOME/allfours (~/.local/share/allfours).")] = None,
+    coach: Annotated[CoachMode, typer.Option(
+        "--coach", help="After each of your bids and cards: mistakes (say what was better when analyse would flag "
+                        "it an error or a blunder), all (a word on every decision) or off.")] = CoachMode.mistakes,
+) -> None:
+    """Play one match against the computer, with a coach. The table shows the score, the turn-up and trump,
+    your hand, the trick so far and the last trick; you answer with a card (10h, th, t♥, or its number in your
+    hand), a bid (stand, beg, give, run), y or n to bunch; ? gives the hint, q saves and leaves. An answer that
+    does not fit is refused with the reason and asked again.
+
+    Each finished deal is appended to the log (every hand), which replay, analyse and hint read. After the
+    match: the result, your points and your costliest decisions. Through a pipe it reads one answer per line
+    and prints plain text; end of input saves the finished deals and exits 0; Ctrl-C saves them and exits 130.
+    """
+    from ..errors import AllFoursError
+    from ..table.play import Game, Leave, Options
+    from ..table.record import EndOfInput, TableIO
+    from ..table.screen import Style
+
+    ruleset = build_rules(rules, players, set_)
+    if seat >= ruleset.players:
+        fail(f"--seat {seat}: the rules have seats 0 to {ruleset.players - 1} ({ruleset.players} players)")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little") % 1_000_000
+    path = log if log is not None else default_log()
+    interactive = sys.stdin.isatty()
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+
+        def read(prompt: str) -> str:
+            return input(prompt)
+    else:
+        def read(prompt: str) -> str:
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            answer = line.rstrip("\r\n")
+            typer.echo(prompt + answer)  # the transcript reads as at a terminal
+            return answer
+
+    colour = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)
+    try:
+        game = Game(TableIO(read, typer.echo, interactive), options, Style(colour))
+    except AllFoursError as err:
+        fail(str(err))
+    announce_engine()
+    try:
+        game.run()
+    except EndOfInput:
+        if interactive:
+            typer.echo()
+        typer.echo(f"end of input: {game.saved_words()}")
+    except Leave:
+        typer.echo(f"You leave the match: {game.saved_words()}.")
+        if game.saved:
+            typer.echo(f"Its analysis as a web page: {game.analysis_command()}")
+    except KeyboardInterrupt:
+        if interactive:
+            typer.echo()
+        typer.echo(f"interrupted: {game.saved_words()}", err=True)
+        raise typer.Exit(130) from None
+    except AllFoursError as err:  # the log could not be written after all
+        fail(f"{err}; {game.saved_words()}", code=1)

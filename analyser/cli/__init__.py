@@ -22,7 +22,9 @@ from . import advice, bench, equilibrium, equity, replay, report, simulate, stra
 from . import rules
 from . import solve
 from . import analyse
+from . import hint
 from . import record
+from . import play
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -129,6 +131,7 @@ app.command("solve")(solve.solve)
 app.command("tournament")(tournament.tournament)
 app.command("bench")(bench.bench)
 app.command("equity")(equity.equity)
+app.command("hint")(hint.hint)
 app.command("whatif")(whatif.whatif)
 app.command("analyse")(analyse.analyse)
 app.command("strategy")(strategy.strategy)
@@ -136,6 +139,7 @@ app.command("equilibrium")(equilibrium.equilibrium)
 app.command("check-advice")(advice.check_advice)
 app.command("report")(report.report)
 app.command("record")(record.record)
+app.command("play")(play.play)
 
 
 def main() -> None:

@@ -5,12 +5,24 @@ JSON output (and the tables it writes) with the volatile fields (timings, paths,
 versions, dates) removed. `python tests/test_pinned_outputs.py --write` records the
 digests in tests/golden/pins.json; only do that when a change is *meant* to change
 numbers, and say so in the commit.
+
+What is pinned is what the machine cannot change: integers (counts, points, cards) as
+they are, floats rounded to 10 significant digits (`exact`; those within 1e-12 of zero
+taken as zero). The last bits of a float may differ from one CPU to another of the same
+kind: the equity table goes through ``np.linalg.inv``, whose OpenBLAS kernel is chosen by
+the processor (``OPENBLAS_CORETYPE`` picks another), and what is computed from it (the
+what-ifs, the equilibrium's game value) inherits those bits. The rounding goes up from
+0.618 of a unit in the 10th digit, not from one half: many outputs are terminating
+decimals (the equity table's transition probabilities are counts / 100), and one of
+them, 0.029933675865, lies exactly on a half, where the last bits decided its 10th digit.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+from decimal import ROUND_FLOOR, Decimal
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,11 +71,33 @@ def cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
     }
 
 
+SIGNIFICANT = 10  # digits of a float that are pinned
+ZERO = 1e-12       # floats nearer zero than this are pinned as 0 (a cancellation's leftover bits)
+UP_FROM = Decimal("0.6180339887498949")  # of a unit in the last digit kept: no terminating decimal's tie
+
+
+def exact(x: float) -> float:
+    """`x` rounded to SIGNIFICANT digits, up from UP_FROM of a unit in the last one (module docstring): the same
+    on every CPU unless a difference reaches that digit. Just below a power of ten the unit is the finer one, so
+    0.09999999999999999 and 0.1 both give 0.1."""
+    if not math.isfinite(x):
+        return x
+    if abs(x) < ZERO:
+        return 0.0
+    d = Decimal(x)  # the float's exact value
+    unit = Decimal(1).scaleb(d.adjusted() - SIGNIFICANT + 1)
+    units = (abs(d) / unit + 1 - UP_FROM).to_integral_value(rounding=ROUND_FLOOR)
+    return math.copysign(float(units * unit), x)
+
+
 def scrub(value: Any) -> Any:
+    """What is pinned of an output: the volatile fields dropped, every float made exact, at any depth."""
     if isinstance(value, dict):
         return {k: scrub(v) for k, v in value.items() if k not in VOLATILE}
     if isinstance(value, list):
         return [scrub(v) for v in value]
+    if isinstance(value, float):
+        return exact(value)
     return value
 
 
@@ -87,9 +121,31 @@ def digest(name: str, tmp: Path) -> str:
             import pandas as pd
 
             table = pd.read_csv(tmp / rel)
-            data = table.drop(columns=[c for c in table.columns if c in VOLATILE]).to_csv(index=False).encode()
+            table = table.drop(columns=[c for c in table.columns if c in VOLATILE])
+            for column in table.select_dtypes("float").columns:
+                table[column] = table[column].map(exact)
+            data = table.to_csv(index=False).encode()
         h.update(data)
     return h.hexdigest()
+
+
+def test_floats_that_differ_in_their_last_bits_are_pinned_alike():
+    """The same equity-trinidad2 values with OpenBLAS's SkylakeX and Prescott kernels (issue 28, item 13)."""
+    skylake = {"p": 0.5149523194977986, "ci95": [0.48163624480185857, 0.5482683941937386],
+               "tie": 0.029933675864999898,  # 0.029933675865 (a terminating decimal) less a few bits
+               "check": {"game_value": 0.02215384615384619, "leftover": 1e-17, "deals": 100}}
+    prescott = {"p": 0.5149523194977988, "ci95": [0.48163624480185874, 0.548268394193739],
+                "tie": 0.02993367586500003,
+                "check": {"game_value": 0.022153846153846274, "leftover": -2.5e-17, "deals": 100}}
+    assert json.dumps(scrub(skylake), sort_keys=True) == json.dumps(scrub(prescott), sort_keys=True)
+    for x in (0.1, 1.0, 0.5, 0.25, 1e-3, 7.0, 100.0):  # round values, and their neighbours a bit away
+        assert exact(x) == exact(math.nextafter(x, 0)) == exact(math.nextafter(x, 2 * x)) == x
+        assert exact(-x) == -x
+    # What a reader could see still counts: a difference in the 10th digit, integers and flags as they are.
+    assert scrub({"p": 0.5149523194}) != scrub({"p": 0.5149523195})
+    assert exact(0.51495231941) == 0.5149523194 and exact(0.51495231947) == 0.5149523195
+    assert scrub([[{"n": 3, "on": True, "x": 0.1 + 0.2}]]) == [[{"n": 3, "on": True, "x": 0.3}]]
+    assert type(scrub(3)) is int and scrub(True) is True and exact(-0.0) == 0.0 and math.isnan(exact(math.nan))
 
 
 @pytest.mark.parametrize("name", sorted(json.loads(PINS.read_text())) if PINS.exists() else [])

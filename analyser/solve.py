@@ -39,12 +39,14 @@ from .rules import RuleSet
 
 class SolveError(AllFoursError):
     """A position the solver cannot take: a log not cut in trick play, a finished deal, bad hands.
-    `event` is the event index it concerns in a log line (-1: the line itself, or no log)."""
+    `event` is the event index it concerns in a log line (-1: the line itself, or no log). `cut`: the
+    line is a legal one, only not cut where a card is to be played (the others: the log is wrong)."""
 
-    def __init__(self, reason: str, event: int = -1):
+    def __init__(self, reason: str, event: int = -1, cut: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.event = event
+        self.cut = cut
 
 
 @dataclass
@@ -197,7 +199,7 @@ def position_from_text(text: str) -> Position:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
-        raise SolveError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+        raise SolveError(f"not valid JSON: {err.msg[:1].lower() + err.msg[1:]} at column {err.colno}") from None
     return position_from_line(obj)
 
 
@@ -214,11 +216,12 @@ def position_from_line(obj: Any) -> Position:
     except ReachedPlay:
         pass
     except MatchOver:
-        raise SolveError("the match was won before trick play: there is no play to solve", ref.pos - 1) from None
+        raise SolveError("the match was won before trick play: there is no play to solve", ref.pos - 1,
+                         cut=True) from None
     except LogError as err:
         if err.event >= len(events) and err.reason.startswith("the log ends early"):
             raise SolveError("the line stops before trick play: cut it after the trump event (and the discards), "
-                             "at a play or trick event") from None
+                             "at a play or trick event", cut=True) from None
         raise SolveError(err.reason, err.event) from None
     else:  # pragma: no cover - _line always reaches play or raises
         raise SolveError("the line has no trick play")
@@ -235,7 +238,7 @@ def position_from_line(obj: Any) -> Position:
     note_out_of_play(state, events[: ref.pos])
     _walk_play(ref, state, events)
     if is_over(state):
-        raise SolveError(COMPLETE)
+        raise SolveError(COMPLETE, cut=True)
     return Position(rules, state)
 
 
@@ -278,9 +281,10 @@ def _walk_play(ref: UpToPlay, state: np.ndarray, events: list[Any]) -> None:
         if pending >= 0:
             raise SolveError(f"unexpected event {name!r}: expected trick", i)
         if is_over(state):
-            raise SolveError(COMPLETE, i)
+            raise SolveError(COMPLETE, i, cut=True)
         if name != "play":
-            raise SolveError(f"unexpected event {name!r} in trick play: the line must end at a play or trick event", i)
+            raise SolveError(f"unexpected event {name!r} in trick play: the line must end at a play or trick event", i,
+                             cut=True)
         seat = event.get("seat")
         to_play = int(state[PS_TO_PLAY])
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:

@@ -548,7 +548,7 @@ def test_whatif_log_bid_decision_and_refusals(tmp_path, flat_table) -> None:
     wrong = runner.invoke(app, ["whatif", "--log", str(TYPED), "--event", "2", "--seat", "dealer"])
     assert wrong.exit_code == 2 and "seat 1 is the one to act" in wrong.stderr
     trick = runner.invoke(app, ["whatif", "--log", str(TYPED), "--event", "8"])
-    assert trick.exit_code == 1 and "event 8 is 'trick'" in trick.stderr
+    assert trick.exit_code == 2 and "event of" in trick.stderr and "is 'trick', not a decision" in trick.stderr
     mixed = runner.invoke(app, ["whatif", "--log", str(TYPED), "--hand", "AS KS QS JS TS 9S", "--turnup", "2S"])
     assert mixed.exit_code == 2 and "--hand" in mixed.stderr
     nothing = runner.invoke(app, ["whatif"])

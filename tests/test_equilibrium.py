@@ -263,7 +263,8 @@ def test_a_full_out_folder_needs_force(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     result = invoke(BASE + ["--out", str(tmp_path)])
     assert result.exit_code == 2
-    assert result.stderr == f"error: --out {tmp_path} exists and is not empty: choose another folder or add --force\n"
+    assert result.stderr == (f"error: --out {tmp_path}: this folder already exists and is not empty; add --force to "
+                             "replace it, or give another --out\n")
 
 
 def test_a_small_run_end_to_end(tmp_path: Path) -> None:

@@ -372,7 +372,7 @@ def test_solve_errors(tmp_path: Path) -> None:
     assert re.search(r"deal.jsonl: line 1, event \d+: the deal is complete", error(str(log)))
     assert runner.invoke(app, ["solve", str(log), "--line", "2"]).exit_code == 0
     assert "no line 3" in error(str(log), "--line", "3")
-    assert "No such file" in error(str(tmp_path / "missing.jsonl"))
+    assert "there is no such file" in error(str(tmp_path / "missing.jsonl"))
     assert "give a log FILE (a line cut at a card decision) or --hands" in error()
     assert "not both" in error(str(log), "--hands", "AS / KS", "--trump", "S")
     assert "--trump" in error("--hands", "AS / KS", "--players", "2")

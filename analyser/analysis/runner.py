@@ -45,7 +45,7 @@ from ..executor import Executor, LocalExecutor, Task, source_fingerprint
 from ..policy import seat_policies
 from ..rules import RuleSet, rules_from_log
 from ..simulate import NO_EVENTS, NO_META, chunk_rngs, chunk_sizes
-from .stats import Z95, wilson_ci
+from .stats import Z95, percent, percent_ci, wilson_ci
 from ..vocabulary import ELDEST
 
 META_FORMAT = "allfours-run/1"
@@ -468,6 +468,9 @@ def run(spec: RunSpec, executor: Executor | int, run_dir: Path | None = None, re
     return summary
 
 
+RATES = ("beg_rate", "give_rate")  # the summary's rates (the rest are points or counts per deal)
+
+
 def summary_table(summary: dict[str, Any]) -> str:
     """A short human table of the main rates."""
     rules = summary["rules"]
@@ -492,7 +495,11 @@ def summary_table(summary: dict[str, Any]) -> str:
             low, high = rate.get("ci95_wilson") or rate["ci95"]
             if key != "net_points_per_deal":
                 low = max(low, 0.0)
-            lines.append(f"{label:<40} {rate['estimate']:9.4f} ± {rate['se']:.4f}   95% CI [{low:.4f}, {high:.4f}]")
+            if key in RATES:  # a rate: percent, one decimal, as every text output prints one
+                lines.append(f"{label:<40} {percent(rate['estimate']):>9} ± {percent(rate['se'])}   95% CI "
+                             f"{percent_ci(low, high)}")
+            else:
+                lines.append(f"{label:<40} {rate['estimate']:9.4f} ± {rate['se']:.4f}   95% CI [{low:.4f}, {high:.4f}]")
     return "\n".join(lines)
 
 

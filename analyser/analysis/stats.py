@@ -40,6 +40,20 @@ class Estimate:
         return max(lo, a), min(hi, b)
 
 
+def percent(x: float, signed: bool = False) -> str:
+    """A rate, share or probability as every text output prints it: percent, one decimal.
+
+    >>> percent(0.8), percent(0.14834, signed=True), percent(-0.0004, signed=True)
+    ('80.0%', '+14.8%', '-0.0%')
+    """
+    return f"{100 * x:+.1f}%" if signed else f"{100 * x:.1f}%"
+
+
+def percent_ci(low: float, high: float, signed: bool = False) -> str:
+    """A rate's 95% CI in the style of `percent`: ``[64.0%, 96.0%]``."""
+    return f"[{percent(low, signed)}, {percent(high, signed)}]"
+
+
 def ci95(mean: float, se: float) -> tuple[float, float]:
     """Normal 95% confidence interval."""
     return mean - Z95 * se, mean + Z95 * se

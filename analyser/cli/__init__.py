@@ -12,11 +12,12 @@ import enum
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
+from .. import __version__
 from ..errors import AllFoursError
 from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
 from . import rules
@@ -121,8 +122,26 @@ class AllFoursGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+EXIT_CODES = ("Exit status: 0 done; 1 failed while working (a log the referee rejects, a file that could not be "
+              "written); 2 a usage error, found before any work (a bad option value, an input file missing, unreadable "
+              "or a folder, an output that cannot be written); 130 interrupted (Ctrl-C).")
+
 app = typer.Typer(cls=AllFoursGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  rich_markup_mode=None, help="Monte Carlo strategy analyser for the card game All Fours.")
+                  rich_markup_mode=None, help="Monte Carlo strategy analyser for the card game All Fours.",
+                  epilog=EXIT_CODES)
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(f"allfours {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _top(version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                               help="Print the version (allfours X.Y.Z) and exit.")] = False) -> None:
+    """Monte Carlo strategy analyser for the card game All Fours."""
+
 
 app.command("rules")(rules.show_rules)
 app.command("simulate")(simulate.simulate)

@@ -9,9 +9,10 @@ from typing import Annotated, Optional, TYPE_CHECKING
 import typer
 
 from ..analysis.defaults import ADVICE_DEALS as DEFAULT_DEALS, ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
+from ..analysis.stats import percent, percent_ci
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text, load_equity,
+    announce_engine, build_rules, check_output, fail, progress_bar, score_text, load_equity, writing,
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
@@ -57,7 +58,7 @@ def format_result(res: AdviceResult) -> str:
                 lines += format_by_score(value)
             elif key == "p_beg_by_class":
                 lines.append("  P(beg) by class: " + "; ".join(
-                    f"{k} {v['estimate']:.3f} [{v['ci95'][0]:.2f}, {v['ci95'][1]:.2f}]" for k, v in value.items()))
+                    f"{k} {percent(v['estimate'])} {percent_ci(*v['ci95'])}" for k, v in value.items()))
             elif key in ("method", "best_response_claim"):
                 continue
             elif key == "game_value":
@@ -87,12 +88,12 @@ def format_result(res: AdviceResult) -> str:
 
 def format_by_score(value: dict) -> list[str]:
     """A reading's by-score block: where it moves most from 0:0, each with its CI and verdict."""
-    out = [f"  by score (match-win probability, {value['deals']:,} deals): P(beg) at 0:0 {value['at_0_0']:.3f}"]
+    out = [f"  by score (match-win probability, {value['deals']:,} deals): P(beg) at 0:0 {percent(value['at_0_0'])}"]
     if not value["moves"]:
-        out.append(f"  it moves by less than {value['threshold']} at every score")
+        out.append(f"  it moves by less than {percent(value['threshold'])} at every score")
     for m in value["moves"]:
-        out.append(f"  at {m['score'][0]}:{m['score'][1]}: {m['estimate']:.3f}, 95% CI [{m['ci95'][0]:.3f}, "
-                   f"{m['ci95'][1]:.3f}]: {m['verdict']}")
+        out.append(f"  at {m['score'][0]}:{m['score'][1]}: {percent(m['estimate'])}, 95% CI {percent_ci(*m['ci95'])}: "
+                   f"{m['verdict']}")
     return out
 
 
@@ -126,7 +127,7 @@ def format_play(res: AdviceResult) -> list[str]:
             m = d["match_win_rate"]
             need = f"; about {m['matches_needed']:,} matches would separate it" if m.get("matches_needed") else ""
             lines.append(f"  match-win rate: on {m['on']['estimate']:.1%}, off {m['off']['estimate']:.1%}, on minus "
-                         f"off {ci_text(m, '+.2%')} [{m['verdict']}] ({m['matches']:,} matches{need})")
+                         f"off {ci_text(m, '+.1%')} [{m['verdict']}] ({m['matches']:,} matches{need})")
         f = d["followed_by_player"]
         lines.append(f"  the {f['player']} follows it in {ci_text(f, '.1%')} of {f['situations']:,} {f['over']} "
                      "where it applies")
@@ -221,7 +222,7 @@ def check_advice(
                                   equilibrium_deals=eq_deals, by_score_equity=table)
         if play_deals > 0:
             res = add_play_tips(res, play_deals, play_matches, parsed, executor, bar.advance, observer)
-    if out is not None:
-        with file_errors(out):
-            write_out(res, out)
     typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))
+    if out is not None:  # after the answer: files that cannot be written lose nothing
+        with writing(out):
+            write_out(res, out)

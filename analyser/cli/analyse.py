@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -10,7 +9,8 @@ import typer
 
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from .options import (
-    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_output, fail, file_errors, progress_bar, load_equity,
+    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_input, check_output, fail, load_equity, log_lines,
+    print_json, progress_bar, writing,
 )
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the command runs
@@ -79,7 +79,6 @@ def analyse(
     """
     from ..analysis import AnalysisError
     from ..analysis.play.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log
-    from ..gamelog import read_lines
     from ..policy import parse_policy
 
     if seat and side is not None:
@@ -89,13 +88,11 @@ def analyse(
     settings = Settings(worlds=worlds, bid_deals=bid_deals, policy=policy, max_cards=max_cards, seed=seed,
                         thresholds=thresholds, threads=threads, seats=frozenset(seat) if seat else None,
                         sides=frozenset([side]) if side is not None else None)
+    check_input(file)
     check_output(out, "--out", folder=True, force=force)
     announce_engine()
     try:
-        with file_errors(file):
-            parsed = read_log(read_lines(str(file)))
-    except UnicodeDecodeError as err:
-        fail(f"cannot read {file}: {err}")
+        parsed = read_log(log_lines(file))
     except LineError as err:
         if err.reason.startswith("not valid JSON"):  # as replay says it
             fail(f"{file}: line {err.line} is {err.reason}", code=1)
@@ -110,13 +107,16 @@ def analyse(
     loader = equity_loader(policy, equity_dir, threads) if win_prob else None
     with progress_bar("decisions", count_work(parsed, settings)) as bar:
         report = run(parsed, settings, str(file), equity=loader, progress=bar.advance)
-    if out is not None:
+    if json_out:
+        print_json(report.to_json())
+    else:
+        typer.echo(format_report(report))
+    if out is not None:  # after the answer: a page that cannot be written loses nothing
         from ..analysis.play.analyse_html import write_page
 
-        with file_errors(out):
+        with writing(out):
             path = write_page(report, out)
         typer.echo(f"wrote {path}", err=True)
-    typer.echo(json.dumps(report.to_json()) if json_out else format_report(report))
 
 
 def _ci(pair: Any) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Optional, TYPE_CHECKING
 
@@ -17,19 +16,20 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.bidding.equilibrium import EquilibriumResult, ScoresResult
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_cache, file_errors, progress_bar, score_text, load_equity,
+    announce_engine, build_rules, check_cache, check_output, file_errors, print_json, progress_bar, score_text, load_equity,
 )
 
 
 def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
+    from ..analysis.stats import percent, percent_ci
     from ..vocabulary import ROLE
 
     key = f"p_{ROLE[role].option1}"
     lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
-             f"{'class':<11} {'deals':>10} {key:>7}  {'95% CI':<15} {'heuristic':>9}  action"]
+             f"{'class':<11} {'deals':>10} {'P(' + key[2:] + ')':>7}  {'95% CI':<16} {'heuristic':>9}  action"]
     for r in rows:
-        lines.append(f"{r['class']:<11} {r['deals']:>10,} {r[key]:>7.3f}  [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"
-                     f"{'':<3} {r['heuristic_' + key]:>9.2f}  {r['action']}")
+        lines.append(f"{r['class']:<11} {r['deals']:>10,} {percent(r[key]):>7}  {percent_ci(*r['ci95']):<16} "
+                     f"{percent(r['heuristic_' + key]):>9}  {r['action']}")
     return lines
 
 
@@ -38,16 +38,21 @@ def format_result(res: EquilibriumResult) -> str:
     r = res.rules
     unit = "match-win probability" if res.measure != "net points" else "net points per decision deal"
     lo, hi = doc["value_ci95"]
+    from ..analysis.stats import percent
+
+    def value(x: float) -> str:  # a match-win probability is a rate: percent, one decimal
+        return f"{x:+.4f}" if res.measure == "net points" else percent(x)
+
     lines = [f"Bidding equilibrium: {r.preset}, {r.players} players, {score_text(res.score)}, "
              f"play {res.play}, classes {res.scheme}; {res.deals:,} decision deals, "
              f"seed {res.seed}",
              f"payoff: the eldest's side's {unit}; solved by {doc['method']}",
-             f"value {res.value[0]:+.4f}, 95% CI [{lo:+.4f}, {hi:+.4f}] ({doc['bootstrap']['resamples']} bootstrap "
+             f"value {value(res.value[0])}, 95% CI [{value(lo)}, {value(hi)}] ({doc['bootstrap']['resamples']} bootstrap "
              f"resamples of {doc['bootstrap']['chunks']} chunks)"]
     if "dealer_value" in doc:
         dlo, dhi = doc["dealer_value_ci95"]
         last = doc["cfr"]["gains"][-1]
-        lines.append(f"dealer's own value {doc['dealer_value']:+.4f}, 95% CI [{dlo:+.4f}, {dhi:+.4f}]; after "
+        lines.append(f"dealer's own value {value(doc['dealer_value'])}, 95% CI [{value(dlo)}, {value(dhi)}]; after "
                      f"{last['iteration']:,} CFR+ iterations the eldest gains {last['eldest_gain']:.2e} by deviating, "
                      f"the dealer {last['dealer_gain']:.2e}")
     lines += [""] + format_classes(doc["eldest"], "eldest") + [""] + format_classes(doc["dealer"], "dealer") + [""]
@@ -149,7 +154,7 @@ def equilibrium(
 ) -> None:
     """The bidding game's equilibrium by hand class (LP with two sides), its value and exploitability."""
     from ..analysis.bidding.equilibrium import (
-        EquilibriumError, check_inputs, check_out_dir, run_all_scores, run_equilibrium, simulation_skipped,
+        EquilibriumError, check_inputs, run_all_scores, run_equilibrium, simulation_skipped,
     )
     from ..analysis.bidding.strategy import parse_side_score
     from ..executor import check_options, open_executor
@@ -166,7 +171,7 @@ def equilibrium(
         raise EquilibriumError(f"--all-scores needs two sides (match-win probability), not {ruleset.players} players")
     if tuned is not None:
         read_tuned(tuned)
-    check_out_dir(out, force)
+    check_output(out, "--out", folder=True, force=force)
     if parsed is not None or all_scores:  # the equity cache must be writable before a table is built
         from ..analysis.bidding.equity import equity_folder
 
@@ -179,7 +184,10 @@ def equilibrium(
               progress_bar("deals", deals) as bar, file_errors(out)):
             scores_res = run_all_scores(ruleset, play, deals, seed, classes, table, out, executor=executor,
                                         progress=bar.advance)
-        typer.echo(json.dumps(scores_res.to_json()) if json_out else format_scores(scores_res))
+        if json_out:
+            print_json(scores_res.to_json())
+        else:
+            typer.echo(format_scores(scores_res))
         return
     exploit = min(deals, EXPLOIT_DEALS) if exploit_deals is None else exploit_deals
     pairs = 0 if simulation_skipped(play, classes, parsed) else 2 + (tuned is not None)
@@ -188,4 +196,7 @@ def equilibrium(
           file_errors(out)):
         res = run_equilibrium(ruleset, play, deals, seed, classes, parsed, table, tuned, resamples, out,
                               executor=executor, progress=bar.advance, exploit_deals=exploit)
-    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))
+    if json_out:
+        print_json(res.to_json())
+    else:
+        typer.echo(format_result(res))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, TYPE_CHECKING
 
@@ -14,7 +13,7 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.bidding.equity import EquityTable
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_cache, check_output, file_errors, progress_bar,
+    announce_engine, build_rules, check_cache, check_output, file_errors, print_json, progress_bar, writing,
 )
 
 
@@ -41,7 +40,8 @@ def equity(
     out: Annotated[Path | None, typer.Option(
         "--out", help="Folder of the cached tables and the heatmap (default: equity/ in the user's cache, "
                       "~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Heatmap PNG (default: next to the table).")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="The heatmap's image file (.png, .pdf, .svg, ...; "
+                                                             "default: a .png next to the table).")] = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
@@ -65,24 +65,23 @@ def equity(
     check_two_sides(ruleset)
     parse_policy(policy)
     check_cache(out, "--out", given=given)  # the cache: tables are added, never replaced
-    check_output(plot, "--plot", folder=False, force=force)
+    check_output(plot, "--plot", folder=False, force=force, image=True)
     announce_engine()
     # The cluster starts (or is reached) only if the table is not in the cache.
     with (open_executor(threads, scheduler, cluster) as executor,
           progress_bar("equity", ruleset.target ** 2) as bar, file_errors(out)):
         table, path, cached = equity_table(ruleset, policy, deals_per_cell, seed, out, bar.advance,
                                            executor=executor)
-    drawing = plot or out / (path.stem + "-heatmap.png")  # in --out, also for a table shipped in results/
-    if plot is None and cached and drawing.is_file():  # the cached table's own heatmap: already drawn
-        heatmap = drawing
-    else:
-        with file_errors(drawing):
-            heatmap = equity_heatmap(table, drawing)
+    heatmap = plot or out / (path.stem + "-heatmap.png")  # in --out, also for a table shipped in results/
+    drawn = plot is None and cached and heatmap.is_file()  # the cached table's own heatmap: already drawn
     if json_out:
-        typer.echo(json.dumps({**table.to_json(), "file": str(path), "cached": cached, "heatmap": str(heatmap)}))
-        return
-    typer.echo(f"Match equity: {ruleset.preset}, {ruleset.players} players, target {ruleset.target}, policy {policy} "
-               f"({deals_per_cell:,} deals per cell, seed {seed})")
-    typer.echo(format_table(table))
-    typer.echo(f"largest 95% CI half-width: {table.max_half_width:.4f}")
-    typer.echo(f"table: {path} ({'from the cache' if cached else 'new'}); heatmap: {heatmap}")
+        print_json({**table.to_json(), "file": str(path), "cached": cached, "heatmap": str(heatmap)})
+    else:
+        typer.echo(f"Match equity: {ruleset.preset}, {ruleset.players} players, target {ruleset.target}, policy "
+                   f"{policy} ({deals_per_cell:,} deals per cell, seed {seed})")
+        typer.echo(format_table(table))
+        typer.echo(f"largest 95% CI half-width: {100 * table.max_half_width:.1f} percentage points")
+        typer.echo(f"table: {path} ({'from the cache' if cached else 'new'}); heatmap: {heatmap}")
+    if not drawn:  # after the answer: a heatmap that cannot be written loses nothing
+        with writing(heatmap):
+            equity_heatmap(table, heatmap)

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -47,30 +47,110 @@ ClusterOpt = Annotated[Optional[str], typer.Option(
     "--cluster", metavar="local:N", help="Start a Dask cluster of N worker processes here and run on it.")]
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one line on stderr and exit non-zero."""
+# Exit codes, the same in every command: 2 a usage error (a bad option value, an input file that is
+# missing, unreadable or a folder, a bad card, an output path that cannot be written), found before any
+# work; 1 a failure while working (a log the referee rejects, a file that could not be written); 130 Ctrl-C.
+USAGE, FAILED = 2, 1
+
+
+def fail(message: str, code: int = USAGE) -> NoReturn:
+    """Print one line on stderr and exit non-zero (2, a usage error, unless `code` says otherwise)."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
 
-# The OS's words for a path of the wrong kind, as a player would say them.
-IN_THE_WAY: dict[type, str] = {FileExistsError: "a file is in the way of a folder",
-                               IsADirectoryError: "a folder is in the way of a file",
-                               NotADirectoryError: "a file is in the way of a folder"}
+def stamped(doc: Any) -> Any:
+    """A run's JSON object with the version of allfours that made it (``"version"``), if it has none yet."""
+    from .. import __version__
+
+    return {**doc, "version": __version__} if isinstance(doc, dict) and "version" not in doc else doc
+
+
+def print_json(doc: Any, indent: int | None = None) -> None:
+    """A run's --json output on stdout, stamped with the allfours version (`stamped`)."""
+    import json
+
+    typer.echo(json.dumps(stamped(doc), indent=indent))
+
+
+# The OS's reasons in a player's words (the errno names: ENOENT, EACCES, ...).
+OS_WORDS: dict[str, str] = {"ENOENT": "no such file or folder", "EACCES": "permission denied",
+                            "EPERM": "permission denied", "ENOSPC": "the disk is full",
+                            "EDQUOT": "the disk quota is used up", "EROFS": "the file system is read-only",
+                            "EISDIR": "a folder is there, not a file", "ENOTDIR": "a file is there, not a folder",
+                            "EEXIST": "a file is there, not a folder", "ENAMETOOLONG": "the name is too long"}
+
+
+def os_words(err: OSError) -> str:
+    """Why an OSError happened, in plain words (never "[Errno 21] Is a directory")."""
+    import errno
+
+    name = errno.errorcode.get(err.errno or 0, "")
+    return OS_WORDS.get(name) or (err.strerror or str(err)).lower()
 
 
 @contextmanager
-def file_errors(path: Path | str | None) -> Iterator[None]:
-    """An OSError in the block is about `path`, a file or folder the block reads or writes: one line
-    naming it. With `path` None the block touches no file, and an OSError stays what it is (a bug)."""
+def file_errors(path: Path | str | None, code: int = FAILED) -> Iterator[None]:
+    """An OSError in the block is about `path`, a file or folder the work reads or writes: one line
+    naming it, exit `code` (1: a failure while working). With `path` None the block touches no file,
+    and an OSError stays what it is (a bug)."""
     if path is None:
         yield
         return
     try:
         yield
     except OSError as err:
-        why = IN_THE_WAY.get(type(err)) or err.strerror or err
-        fail(f"{err.filename or path}: {why}")
+        fail(f"{err.filename or path}: {os_words(err)}", code)
+
+
+@contextmanager
+def writing(path: Path | str | None) -> Iterator[None]:
+    """An output written after the result was printed: if it still fails, one line saying so (the result
+    above stands), exit 1."""
+    if path is None:
+        yield
+        return
+    try:
+        yield
+    except OSError as err:
+        fail(f"could not write {err.filename or path} ({os_words(err)}); the result above is complete", FAILED)
+
+
+LOG_FILE = "a game log file (allfours-log/1, JSON lines)"
+
+
+def check_input(path: Path, option: str | None = None, what: str = LOG_FILE) -> None:
+    """Before any work: `path`, an input file the user named (`option`, or an argument), is there, is a
+    file and can be opened; otherwise one line, exit 2."""
+    name = f"{option} {path}" if option else str(path)
+    if path.is_dir():
+        fail(f"{name} is a folder, not a file: give {what}")
+    if not path.exists():
+        fail(f"cannot read {name}: there is no such file")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as err:
+        fail(f"cannot read {name}: {os_words(err)}")
+
+
+def log_lines(path: Path, option: str | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every non-blank line of a game log the user named, as `gamelog.read_lines`
+    gives them; a file that is missing, a folder, unreadable or not UTF-8 text is one line, exit 2."""
+    name = f"{option} {path}" if option else str(path)
+    check_input(path, option)
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+            for number, text in enumerate(handle, start=1):
+                if not text.isascii():
+                    try:
+                        text.encode("utf-8")
+                    except UnicodeEncodeError:
+                        fail(f"cannot read {name}: line {number} is not text (not UTF-8): give {LOG_FILE}")
+                if text.strip():
+                    yield number, text
+    except OSError as err:
+        fail(f"cannot read {name}: {os_words(err)}")
 
 
 def score_text(score: tuple[int, ...] | list[int]) -> str:
@@ -78,18 +158,45 @@ def score_text(score: tuple[int, ...] | list[int]) -> str:
     return f"score {':'.join(map(str, score))}, eldest's side first"
 
 
-def check_output(path: Path | None, option: str, *, folder: bool, force: bool = False, resuming: bool = False,
-                 resumable: bool = False) -> None:
-    """Before any work starts: refuse an output that is already there and not empty (unless
-    `force`, or `resuming` a run folder), and make sure it can be written. `resumable`: the
-    refusal also names ``--resume``.
+def image_types() -> list[str]:
+    """The file name endings matplotlib can write a chart to (png, pdf, svg, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
 
-    A folder is created (with its parents) here; for a file, its folder is. Both are checked by
+    return sorted(set(FigureCanvasBase.get_supported_filetypes()) - {"pgf"})  # pgf needs LaTeX
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The first file among `path`'s folders (``a-file`` in ``a-file/x/out.png``), if one is."""
+    for folder in reversed(path.parents):
+        if folder.exists() and not folder.is_dir():
+            return folder
+    return None
+
+
+def check_output(path: Path | None, option: str, *, folder: bool, force: bool = False, resuming: bool = False,
+                 resumable: bool = False, image: bool = False) -> None:
+    """Before any work starts: refuse an output that is already there and not empty (unless
+    `force`, or `resuming` a run folder), and make sure it can be written; otherwise one line, exit 2.
+    `resumable`: the refusal also names ``--resume``. `image`: a chart, whose name must end in a type
+    matplotlib can write (.png, .pdf, .svg, ...).
+
+    A folder is created (with its parents) here; a file's folder must exist. Both are checked by
     writing and removing a probe file, so a path that cannot be written fails now, in one line.
     """
     if path is None:
         return
     what = "folder" if folder else "file"
+    if image and not path.is_dir():  # (a folder is named as one below)
+        kinds = image_types()
+        if path.suffix.lower().lstrip(".") not in kinds:
+            fail(f"{option} {path}: give a file name ending in .png or another image type matplotlib can write "
+                 f"({', '.join('.' + k for k in kinds)})")
+    blocked = _file_in_the_way(path)
+    if blocked is not None:
+        fail(f"{option} {path}: {blocked} is a file, not a folder")
+    where = path if folder else path.parent
+    if not folder and not where.is_dir():
+        fail(f"{option} {path}: there is no folder {where}; create it first or give a file in a folder that exists")
     try:
         if path.exists():
             if folder and not path.is_dir():
@@ -100,13 +207,12 @@ def check_output(path: Path | None, option: str, *, folder: bool, force: bool = 
             if full and not (force or resuming):
                 fail(f"{option} {path}: this {what} already exists and is not empty; add --force to replace it,"
                      + (f" --resume {path} to finish it," if resumable else "") + f" or give another {option}")
-        where = path if folder else (path.parent if str(path.parent) else Path("."))
         where.mkdir(parents=True, exist_ok=True)
         handle, probe = tempfile.mkstemp(prefix=".allfours-write-check-", dir=where)
         os.close(handle)
         os.unlink(probe)
     except OSError as err:
-        fail(f"{option} {path}: cannot write this {what} ({err.strerror or err})")
+        fail(f"{option} {path}: cannot write this {what} ({os_words(err)})")
 
 
 _ANNOUNCED = threading.Event()

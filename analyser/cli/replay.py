@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .options import JsonOpt, announce_engine, fail
+from .options import JsonOpt, announce_engine, check_input, fail, log_lines
 
 
 def replay(
@@ -23,7 +23,6 @@ def replay(
     """Referee a game log: every act, play, trick and point is checked. A seat's view (the cards that seat
     did not see written ??) is checked as far as it shows, and replay says what it could not check."""
     from ..deal_account import account, account_text
-    from ..gamelog import read_lines
     from ..referee import LogError, referee_text
 
     scored: list[dict[str, Any]] = []
@@ -31,9 +30,10 @@ def replay(
     shown: list[dict[str, Any]] = []
     count = 0
     numbers: list[int] = []
+    check_input(file)
     announce_engine()
     try:
-        for number, text in read_lines(str(file)):
+        for number, text in log_lines(file):
             numbers.append(number)
             if line is not None and number != line:
                 continue

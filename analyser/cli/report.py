@@ -74,7 +74,7 @@ def report(
         except OSError as err:
             where = f"{err.filename}: " if err.filename and str(err.filename) != str(folder) else ""
             why = "a file is in the way of a folder" if isinstance(err, FileExistsError) else err.strerror or err
-            fail(f"cannot write the report to {folder}: {where}{why}")
+            fail(f"cannot write the report to {folder}: {where}{why}", code=1)  # a failure while working
     if json_out:
         typer.echo((folder / "report.json").read_text(encoding="utf-8"))
     else:

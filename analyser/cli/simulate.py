@@ -10,8 +10,8 @@ import typer
 from ..rules import RuleSet
 from ..simulate import CHUNK_DEALS
 from .options import (
-    ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, announce_engine,
-    build_rules, check_output, fail, file_errors, progress_bar,
+    FAILED, USAGE, ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt,
+    announce_engine, build_rules, check_output, fail, file_errors, os_words, print_json, progress_bar,
 )
 
 
@@ -58,7 +58,7 @@ def simulate(
     run_dir = resume if resume is not None else out
     try:
         if resume is not None:
-            with file_errors(resume):
+            with file_errors(resume, USAGE):  # the run folder named: an input
                 spec, same_engine = runner.open_run(resume)
             conflicts = runner.resume_conflicts(
                 spec, preset=rules.value if "rules" in given else None, players=players,
@@ -87,7 +87,10 @@ def simulate(
             typer.echo(f"interrupted: finished chunks are kept; continue with --resume {run_dir}", err=True)
             raise typer.Exit(130) from None
         raise
-    typer.echo(runner.summary_json(summary) if json_out else runner.summary_table(summary), nl=not json_out)
+    if json_out:
+        print_json(summary, indent=2)
+    else:
+        typer.echo(runner.summary_table(summary))
 
 
 def write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk: int, log: Path) -> None:
@@ -109,6 +112,6 @@ def write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk:
                    "`allfours replay` reads them", err=True)
         raise typer.Exit(130) from None
     except OSError as err:
-        fail(f"cannot write {log}: {err.strerror}")
+        fail(f"cannot write {log}: {os_words(err)}", FAILED)
     typer.echo(f"wrote {count} deal{'' if count == 1 else 's'} ({ruleset.preset}, {ruleset.players} players, "
                f"seed {seed}) to {log}", err=True)

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, file_errors
+from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
 
 # More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first.
 BIG_SOLVE = 36
@@ -50,7 +50,6 @@ def solve(
     points minus the other two's, both taken to play against it). Kicks, the gift and the match target are
     not counted.
     """
-    from ..gamelog import read_lines
     from ..solve import SolveError, Solver, position_from_hands, position_from_text
 
     if file is not None and hands is not None:
@@ -61,18 +60,19 @@ def solve(
         if rules is not None or players is not None or set_:
             raise SolveError("a log line carries its own rules: --rules, --players and --set go with --hands")
         text = None
-        with file_errors(file):
-            for number, content in read_lines(str(file)):
-                if number == line:
-                    text = content
-                    break
+        for number, content in log_lines(file):
+            if number == line:
+                text = content
+                break
         if text is None:
             raise SolveError(f"{file}: no line {line} (or it is blank)")
         try:
             position = position_from_text(text)
-        except SolveError as err:
+        except SolveError as err:  # a line not cut at a card decision: 2; a wrong log (as replay says it): 1
             where = f"line {line}" + (f", event {err.event}" if err.event >= 0 else "")
-            raise SolveError(f"{file}: {where}: {err.reason}") from None
+            if err.reason.startswith("not valid JSON"):
+                fail(f"{file}: line {line} is {err.reason}", FAILED)
+            fail(f"{file}: {where}: {err.reason}", USAGE if err.cut else FAILED)
     else:
         assert hands is not None
         if trump is None:

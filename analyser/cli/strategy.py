@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional, TYPE_CHECKING
 
@@ -14,11 +13,12 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
     from ..analysis.bidding.strategy import StrategyResult
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, file_errors, progress_bar, score_text,
+    announce_engine, build_rules, check_output, file_errors, print_json, progress_bar, score_text,
 )
 
 
 def format_role(res: StrategyResult, role: str) -> str:
+    from ..analysis.stats import percent
     from ..vocabulary import ROLE
 
     a, b = ROLE[role].options
@@ -34,7 +34,7 @@ def format_role(res: StrategyResult, role: str) -> str:
             lines.append(f"{rec.class_key:<11} {0:>9} {'':>7} {'':>7} {'':>7} {'':>11}  {'':<17} (heuristic rule)")
             continue
         unsure = "?" if rec.ci_includes_zero else ""
-        lines.append(f"{rec.class_key:<11} {rec.n:>9,} {100 * rec.share:>6.2f}% {rd[a + '_mean']:>+7.3f} "
+        lines.append(f"{rec.class_key:<11} {rec.n:>9,} {percent(rec.share):>7} {rd[a + '_mean']:>+7.3f} "
                      f"{rd[b + '_mean']:>+7.3f} {rec.diff_mean:>+11.3f}  [{rec.diff_ci_lo:+.3f}, {rec.diff_ci_hi:+.3f}] "
                      f"{rec.recommend}{unsure}")
     return "\n".join(lines)
@@ -111,4 +111,7 @@ def strategy(
           file_errors(out_dir)):
         res = run_strategy(ruleset, policy, deals, seed, rounds, parsed, out_dir, executor=executor,
                            progress=bar.advance)
-    typer.echo(json.dumps(res.to_json()) if json_out else format_result(res))
+    if json_out:
+        print_json(res.to_json())
+    else:
+        typer.echo(format_result(res))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from .options import (
     ClusterOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
-    build_rules, progress_bar,
+    build_rules, print_json, progress_bar,
 )
 
 
@@ -34,6 +33,7 @@ def tournament(
     3 players are refused (each plays alone, there are no two sides).
     """
     from ..analysis.play.tournament import run_tournament
+    from ..analysis.stats import percent, percent_ci
     from ..executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
@@ -42,14 +42,14 @@ def tournament(
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("pairs", (matches + 1) // 2) as bar:
         result = run_tournament(ruleset, a, b, matches, seed, on_chunk=bar.advance, executor=executor)
     if json_out:
-        typer.echo(json.dumps(result.as_dict()))
+        print_json(result.as_dict())
         return
     lo, hi = result.a_win_rate_ci95
     typer.echo(f"{ruleset.preset}, {ruleset.players} players, seed {seed}: A = {a}, B = {b}")
     typer.echo(f"matches {result.matches} ({result.matches // 2} duplicate pairs), deals {result.deals}"
                + (f", {result.unfinished} unfinished" if result.unfinished else ""))
-    typer.echo(f"A wins {result.a_wins}: win rate {result.a_win_rate.mean:.4f} "
-               f"(se {result.a_win_rate.se:.4f}, 95% CI [{lo:.4f}, {hi:.4f}])")
+    typer.echo(f"A wins {result.a_wins}: win rate {percent(result.a_win_rate.mean)} "
+               f"(se {percent(result.a_win_rate.se)}, 95% CI {percent_ci(lo, hi)})")
     for name, est in (("A", result.a_points_per_deal), ("B", result.b_points_per_deal),
                       ("A-B", result.diff_points_per_deal)):
         plo, phi = est.ci95

@@ -13,11 +13,14 @@ from ..analysis.defaults import WHATIF_BATCH as BATCH, WHATIF_MAX_DEALS as MAX_D
 from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 
+from ..analysis.stats import percent as rate, percent_ci as rate_ci
+
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.whatif import WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail, file_errors, progress_bar, score_text, load_equity,
+    announce_engine, build_rules, check_output, fail, log_lines, print_json, progress_bar, score_text, load_equity,
+    writing,
 )
 
 # Each option as a card player says it.
@@ -47,7 +50,7 @@ def sentence(res: WhatIfResult) -> str:
     """The answer in one sentence: the better option, and what each option is worth."""
     best, other = res.best_index, res.runner_up
     if res.measure == "win":
-        worth = [f"{100 * res.win_prob(j).mean:.0f}%" for j in range(len(res.names))]
+        worth = [rate(res.win_prob(j).mean) for j in range(len(res.names))]
         tail = f"wins the match about {worth[best]} of the time, {DOING[res.names[other]]} {worth[other]}"
     else:
         worth = [f"{res.ev(j).mean:+.2f}" for j in range(len(res.names))]
@@ -104,11 +107,11 @@ def format_result(res: WhatIfResult, explain: bool = False) -> str:
         ev, wp = res.ev(j), res.win_prob(j)
         lo, hi = ev.ci95
         wlo, whi = wp.clipped_ci95(0.0, 1.0)
-        lines.append(f"{name:<12} {ev.mean:>+9.3f}  [{lo:+.3f}, {hi:+.3f}]  {wp.mean:>12.4f}  [{wlo:.4f}, {whi:.4f}]")
+        lines.append(f"{name:<12} {ev.mean:>+9.3f}  [{lo:+.3f}, {hi:+.3f}]  {rate(wp.mean):>12}  {rate_ci(wlo, whi)}")
     other = res.names[res.runner_up]
     dp, dw = res.difference("points"), res.difference("win")
     lines.append(f"{res.best + ' - ' + other:<12} {dp.mean:>+9.3f}  [{dp.ci95[0]:+.3f}, {dp.ci95[1]:+.3f}]  "
-                 f"{dw.mean:>+12.4f}  [{dw.ci95[0]:+.4f}, {dw.ci95[1]:+.4f}]")
+                 f"{rate(dw.mean, True):>12}  {rate_ci(*dw.ci95, True)}")
     by = "match-win chance" if res.measure == "win" else "net points"
     stop = (f"stopped once {res.best} led by more than {res.stop_z:g} standard errors" if res.stopped_by == "separated"
             else "stopped at --max-deals before either option was clearly ahead")
@@ -163,7 +166,9 @@ def whatif(
     equity_dir: Annotated[Path | None, typer.Option(
         "--equity-dir", help="Where equity tables are cached (default: equity/ in the user's cache, "
                              "~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write a convergence plot (PNG) of the difference.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write a convergence plot of the difference to this "
+                                                             "image file (.png, .pdf, .svg, ...), in a folder that "
+                                                             "exists.")] = None,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     explain: Annotated[bool, typer.Option("--explain", help="Say how the answer was reached and how to read "
@@ -201,7 +206,7 @@ def whatif(
     parse_card(turnup)
     given = parse_side_score(score, ruleset) if score is not None else (0,) * ruleset.sides
     method = win_method(win_by, ruleset)
-    check_output(plot, "--plot", folder=False, force=force)
+    check_output(plot, "--plot", folder=False, force=force, image=True)
     announce_engine()
     sit = make_situation(ruleset, hand, turnup, role, ":".join(map(str, decider_score(given, ruleset, role))))
     run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, plot, seed, threads, explain,
@@ -231,23 +236,29 @@ def run_situation(sit, policy, method, measure, max_deals, stop_z, equity_dir, p
                       min_deals=min(MIN_DEALS if min_deals is None else min_deals, max_deals), stop_z=stop_z, batch=BATCH,
                       threads=threads, progress=bar.advance)
     res.equity_path = None if path is None else str(path)
-    if plot is not None:
+    print_situation(res, explain, json_out, extra, header)
+    if plot is not None:  # after the answer: a plot that cannot be written loses nothing
         from ..analysis.charts import convergence_plot
 
         other = res.names[res.runner_up]
         v = res.values()
         label = "match-win probability" if res.measure == "win" else "net points"
-        with file_errors(plot):
+        with writing(plot):
             convergence_plot(v[:, res.best_index] - v[:, res.runner_up], plot,
                              f"{res.best} - {other}: {label} difference ({sit.rules.preset}, {sit.seat}, "
                              f"seed {seed})", f"{label}: {res.best} - {other}")
+
+
+def print_situation(res: WhatIfResult, explain: bool, json_out: bool, extra: dict | None,
+                    header: list[str] | None) -> None:
+    """The what-if's answer on stdout, text or JSON (with whatif --log's `extra` and `header`)."""
     if extra is not None and extra.get("chosen") is not None:
         extra.update(chosen_loss(res, extra["chosen"]))
         from ..analysis.play.analyse import bid_judgement
 
         extra["analyse"] = bid_judgement(res, extra["chosen"], ANALYSE_BID_DEALS)
     if json_out:
-        typer.echo(json.dumps({**res.to_json(), **(extra or {})}))
+        print_json({**res.to_json(), **(extra or {})})
         return
     text = format_result(res, explain)
     if header:
@@ -292,15 +303,13 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
     """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`)."""
     from ..analysis.play.analyse import bid_seed, situation
     from ..analysis.play.logcuts import BID_EVENTS, cut_line, line_decisions
-    from ..gamelog import read_lines
     from ..referee import LogError
 
     text = None
-    with file_errors(log):
-        for number, content in read_lines(str(log)):
-            if number == line:
-                text = content
-                break
+    for number, content in log_lines(log, "--log"):
+        if number == line:
+            text = content
+            break
     if text is None:
         fail(f"{log}: no line {line} (or it is blank)")
     where = f"{log}: line {line}"
@@ -309,16 +318,20 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
     except json.JSONDecodeError as err:
         fail(f"{where} is not valid JSON: {err.msg} at column {err.colno}", code=1)
     chosen = None
+    events = obj.get("events") if isinstance(obj, dict) else None
+    if event is not None and isinstance(events, list):  # --event names no decision: a usage error
+        if event >= len(events):
+            fail(f"--event {event}: {where} has events 0..{len(events) - 1}")
+        name = events[event].get("event") if isinstance(events[event], dict) else None
+        if name not in (*BID_EVENTS, "play"):
+            fail(f"--event {event}: that event of {where} is {name!r}, not a decision; give the index of a stand, "
+                 "beg, give, run or play event")
     try:
         if event is not None:
             whole = obj
             obj = cut_line(whole, event)
             taken = whole["events"][event]
-            name = taken.get("event") if isinstance(taken, dict) else None
-            if name not in (*BID_EVENTS, "play"):
-                raise LogError(event, f"--event {event} is {name!r}: give the index of a stand, beg, give, run or "
-                                      "play event")
-            chosen = taken.get("card") if name == "play" else name
+            chosen = taken.get("card") if taken["event"] == "play" else taken["event"]
         facts = line_decisions(obj, cut=True)
     except LogError as err:
         fail(f"{where}" + (f", event {err.event}" if err.event >= 0 else "") + f": {err.reason}", code=1)
@@ -338,7 +351,7 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
     if facts.due == "bid":
         bid = facts.bids[-1]
         method = win_method(win_by, rules)
-        check_output(plot, "--plot", folder=False, force=force)
+        check_output(plot, "--plot", folder=False, force=force, image=True)
         header = [f"{where}, event {at}: seat {bid.seat}, the {bid.role}, to "
                   + ("stand or beg" if bid.role == "eldest" else "give or run (the eldest begged)")]
         extra = {"kind": "bid", "file": str(log), "line": line, "event": at, "decider": bid.seat, "chosen": chosen}
@@ -399,7 +412,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         verdict = Thresholds().verdict(out["loss"], tuple(out["loss_ci95"]))
         out["analyse"] = {"worlds": worlds, "loss": out["loss"], "loss_ci95": out["loss_ci95"], "verdict": verdict}
     if json_out:
-        typer.echo(json.dumps(out))
+        print_json(out)
         return
     whose = "its side's points minus the other side's" if rules.sides == 2 else (
         "its own points minus the other two players' together, both taken to play against it")
@@ -422,7 +435,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
             wp = values.win_prob(j)
             assert wp is not None  # a table gives every card its match-win probability
             lo, hi = wp.clipped_ci95(0.0, 1.0)
-            row += f"{wp.mean:>12.4f}  [{lo:.4f}, {hi:.4f}]  "
+            row += f"{rate(wp.mean):>12}  {rate_ci(lo, hi):<16}  "
         row += "best" if j == values.best_index else (f"{item['loss']:>+12.3f}  [{item['loss_ci95'][0]:+.3f}, "
                                                       f"{item['loss_ci95'][1]:+.3f}]")
         lines.append(row.rstrip())

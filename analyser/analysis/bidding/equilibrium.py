@@ -643,15 +643,6 @@ def simulate_exploitability(result: EquilibriumResult, deals: int, executor: Exe
                                                           progress=progress)
 
 
-def check_out_dir(out_dir: Path, force: bool) -> None:
-    """Refuse an out folder that exists and holds something, unless `force`."""
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise EquilibriumError(f"--out {out_dir}: not a folder")
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
-        raise EquilibriumError(f"--out {out_dir} exists and is not empty: choose another folder or add --force")
-
-
 def check_inputs(rules: RuleSet, scheme: str, score: tuple[int, ...] | None) -> None:
     scheme_codes(scheme)
     if score is not None and rules.sides != 2:

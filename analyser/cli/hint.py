@@ -11,7 +11,7 @@ import typer
 
 from .options import (
     JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
-    build_rules, fail, file_errors, load_equity, progress_bar,
+    build_rules, fail, load_equity, log_lines, progress_bar, writing,
 )
 
 HINT_WORLDS = 300      # analyser.table.hint.HINT_WORLDS (not imported: the CLI loads numba only when it runs)
@@ -86,25 +86,20 @@ def hint(
     if out is not None:
         from ..table.entry import append_line
 
-        with file_errors(out):
+        with writing(out):
             append_line(out, obj)
         if not json_out:
             typer.echo(f"the deal so far is appended to {out}")
 
 
 def read_log_line(log: Path, line: int | None) -> dict[str, Any]:
-    """Line `line` of `log` (default: its last line that is not blank), parsed."""
-    from ..gamelog import read_lines
-
+    """Line `line` of `log` (default: its last line that is not blank), parsed; a bad file or line: exit 2."""
     found: list[tuple[int, str]] = []
-    with file_errors(log):
-        if log.is_dir():
-            fail(f"{log} is a folder: give a log file (allfours-log/1, one deal a line)")
-        for number, content in read_lines(str(log)):
-            if line is None or number == line:
-                found = [(number, content)]
-                if line is not None:
-                    break
+    for number, content in log_lines(log, "--log"):
+        if line is None or number == line:
+            found = [(number, content)]
+            if line is not None:
+                break
     if not found:
         fail(f"{log}: no line {line} (or it is blank)" if line is not None else f"{log} holds no deal")
     number, text = found[0]

@@ -14,6 +14,7 @@ from .cards import suit_of
 from .engine.deal import kick_points
 from .referee import HIDDEN, Verdict
 from .rules import KICKS, RuleSet, rules_from_log
+from .vocabulary import BID_EVENTS
 
 GAME_VALUE = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
 RANK_WORDS = {"A": "an ace", "K": "a king", "Q": "a queen", "J": "a jack", "T": "a ten", "9": "a nine",
@@ -100,7 +101,7 @@ def account(obj: dict[str, Any], verdict: Verdict, line: int | None = None) -> d
                             "kick": kick_points(KICKS.index(rules.kick), turnup)})
         elif kind in BID_WORDS:
             entries.append({"kind": "bid", "bid": kind, "seat": event["seat"],
-                            "role": "eldest" if kind in ("stand", "beg") else "dealer"})
+                            "role": BID_EVENTS[kind]})
         elif kind == "redeal":
             entries.append({"kind": "redeal", "reason": event["reason"]})
         elif kind == "bunch":

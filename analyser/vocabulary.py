@@ -71,3 +71,6 @@ DEALER = Role("dealer", "the dealer", ("run", "give"), ROLE_DEALER, T_GIVE)
 ROLES = (ELDEST, DEALER)
 ROLE = {role.name: role for role in ROLES}
 ROLE_NAMES = tuple(ROLE)
+# Every bid as a log event, with the role that makes it; and each role's options in the order a player is asked.
+BID_EVENTS = {option: role.name for role in ROLES for option in role.options}
+ASKED = {ELDEST.name: ELDEST.options, DEALER.name: (DEALER.option1, DEALER.option0)}

@@ -9,11 +9,12 @@ import copy
 from typing import Any
 
 from ..cards import N_CARDS, card_name
+from ..vocabulary import BID_EVENTS
 from .line import Referee
 from .reading import HIDDEN, LogError, card_mask
 
 ALL_CARDS = (1 << N_CARDS) - 1
-BIDS = ("stand", "beg", "give", "run")
+BIDS = tuple(BID_EVENTS)
 
 
 def seats_text(seats: list[int]) -> str:

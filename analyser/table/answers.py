@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from ..cards import SUIT_SYMBOLS, CardError, suit_of
 from .entry import EntryError, PlayWalk, read_card
 from .hint import pretty
+from ..vocabulary import ASKED
 
-BIDS = {"eldest": ("stand", "beg"), "dealer": ("give", "run")}
+BIDS = ASKED
 
 
 class PlayError(EntryError):

@@ -37,6 +37,7 @@ from ..referee.play import illegal_reason
 from ..referee.reading import EventReader
 from ..referee.scoring import MatchOver, Scoring
 from ..rules import KICKS, RuleSet
+from ..vocabulary import ASKED, BID_EVENTS, ELDEST
 
 HIDDEN = "??"
 ALL_CARDS = (1 << 52) - 1
@@ -400,9 +401,9 @@ class _Builder:
             names(e.hands[s][:HAND_SIZE]) if s in e.known else [HIDDEN] * HAND_SIZE for s in range(n)]})
         turnup = first = self.turnup(0)
         trump = suit_of(first)
-        bid = self.bid(("stand", "beg"), "eldest", self.eldest)
+        bid = self.bid(ASKED["eldest"], "eldest", self.eldest)
         if bid == "beg":
-            answer = self.bid(("give", "run"), "dealer", e.dealer)
+            answer = self.bid(ASKED["dealer"], "dealer", e.dealer)
             if answer == "give":
                 self.award(self.eside, r.gift, "gift")
             else:
@@ -623,7 +624,7 @@ class _Builder:
                 raise EntryError(f"seat {s}'s hand has {count} cards, but {used} are dealt ({how})")
         if len(e.bids) > self.bids_used:
             last = e.bids[self.bids_used - 1] if self.bids_used else None
-            why = f"nothing is bid after {last!r}" if last in ("stand", "give", "run") else due.text
+            why = f"nothing is bid after {last!r}" if last in BID_EVENTS and last != ELDEST.option1 else due.text
             raise EntryError(f"bid {e.bids[self.bids_used]!r} is one too many: {why}")
         for s in sorted(e.discards):
             if s not in self.discards_used:
@@ -693,7 +694,7 @@ def read_cards(text: str | Sequence[str] | None, option: str) -> list[int]:
 
 BID_WORDS = {"stand": "stand", "s": "stand", "beg": "beg", "b": "beg", "give": "give", "g": "give", "run": "run",
              "r": "run"}
-BID_FORMS = ("stand", "beg", "beg,give", "beg,run")
+BID_FORMS = (*ELDEST.options, *(f"{ELDEST.option1},{answer}" for answer in ASKED["dealer"]))
 
 
 def read_bids(text: str | None) -> list[str]:
@@ -843,7 +844,7 @@ def entry_from_line(line: Any) -> tuple[Entry, list[dict[str, Any]]]:
             if card is None:
                 raise EntryError(f"event {i}: a turn-up is seen by every seat, never ??")
             entry.turnups.append(card)
-        elif name in ("stand", "beg", "give", "run"):
+        elif name in BID_EVENTS:
             entry.bids.append(name)
         elif name == "more":
             more = ev.get("hands")
@@ -891,7 +892,7 @@ def _normal(ev: dict[str, Any], points: bool) -> Any:
         return name, tuple(tuple(cards(h)) for h in ev.get("hands", []))
     if name == "turnup" or name == "play":
         return name, ev.get("seat"), card_name(parse_card(str(ev.get("card"))))
-    if name in ("stand", "beg", "give", "run"):
+    if name in BID_EVENTS:
         return name, ev.get("seat")
     if name == "trump":
         try:

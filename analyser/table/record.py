@@ -24,6 +24,7 @@ from typing import Any
 from ..cards import SUIT_WORDS, card_name, rank_of, suit_of
 from ..errors import AllFoursError
 from ..rules import PRESET_PLAYERS, PRESETS, RuleSet, make_rules
+from ..vocabulary import ASKED
 from .entry import (
     Built, Entry, EntryError, append_line, build, check_appendable, read_card, read_cards, read_score,
 )
@@ -376,7 +377,7 @@ class Recorder:
                 return taken("bunch", None, word.startswith("y"))
             return self.question("Do all four agree to bunch? [y/n]:", vote, undo=True)
         if due.kind == "bid":
-            options = ("stand", "beg") if due.role == "eldest" else ("give", "run")
+            options = ASKED[due.role]
             short = "/".join(o[0] for o in options)
 
             def bid(text: str) -> Any:

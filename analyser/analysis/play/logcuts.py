@@ -25,10 +25,9 @@ from ...cards import parse_card
 from ...engine.state import apply, is_over
 from ...referee import LogError, MatchOver, ReachedPlay, Referee, UpToPlay, Verdict
 from ...rules import RuleSet
-from ...vocabulary import ROLES
+from ...vocabulary import BID_EVENTS
 from ...solve import Position, SolveError, note_out_of_play, position_from_line
 
-BID_EVENTS = {option: role.name for role in ROLES for option in role.options}  # log event -> the role deciding
 
 
 @dataclasses.dataclass

@@ -318,3 +318,26 @@ def load_equity(ruleset: RuleSet, policy: str, equity_dir: Path | None, threads:
         with progress_bar("equity table", ruleset.target ** 2) as bar:
             table, path, _ = equity_table(ruleset, policy, out_dir=folder, progress=bar.advance, threads=threads)
     return table, path
+
+
+def answer_reader() -> tuple[Any, bool]:
+    """How an interactive command reads an answer: (read(prompt) -> str, interactive). At a terminal, input()
+    with line editing; through a pipe, one line at a time, echoed after its prompt so the transcript reads as at
+    a terminal; end of input raises EOFError."""
+    interactive = sys.stdin.isatty()
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+        return input, True
+
+    def read(prompt: str) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        answer = line.rstrip("\r\n")
+        typer.echo(prompt + answer)
+        return answer
+
+    return read, False

@@ -11,7 +11,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, build_rules, fail, os_words
+from .options import (
+    PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, answer_reader, build_rules, fail, os_words,
+)
 
 
 class Opponent(str, enum.Enum):
@@ -78,23 +80,7 @@ def play(
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little") % 1_000_000
     path = log if log is not None else default_log()
-    interactive = sys.stdin.isatty()
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing for input())
-        except ImportError:
-            pass
-
-        def read(prompt: str) -> str:
-            return input(prompt)
-    else:
-        def read(prompt: str) -> str:
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            answer = line.rstrip("\r\n")
-            typer.echo(prompt + answer)  # the transcript reads as at a terminal
-            return answer
+    read, interactive = answer_reader()
 
     colour = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .options import PlayersOpt, Preset, ScoreOpt, SeedOpt, SetOpt, fail
+from .options import PlayersOpt, Preset, ScoreOpt, SeedOpt, SetOpt, answer_reader, fail
 
 
 def record(
@@ -40,23 +39,7 @@ def record(
     """
     from ..table.record import EndOfInput, Recorder, RecordError, Start, TableIO, saved_words
 
-    interactive = sys.stdin.isatty()
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing for input())
-        except ImportError:
-            pass
-
-        def read(prompt: str) -> str:
-            return input(prompt)
-    else:
-        def read(prompt: str) -> str:
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            answer = line.rstrip("\r\n")
-            typer.echo(prompt + answer)  # the transcript reads as at a terminal
-            return answer
+    read, interactive = answer_reader()
 
     start = Start(preset=None if rules is None else rules.value, players=players, settings=list(set_ or []),
                   dealer=dealer, seat=seat, score=score, seed=seed)

@@ -1,4 +1,4 @@
-"""A seat's view, up to trick play: every card the seat did not see is a placeholder (a negative int, one per
+"""A seat's view, up to trick play: every card the seat did not see is a stand-in (a negative int, one per
 ``??`` of a hand), so the bidding phase referees a view as it does a full log: the seat's own cards and the
 turn-ups are checked, and the other hands are counted. `HiddenDeal` also builds the *witness* (the line with a
 card for every ``??``) (module ``views``)."""
@@ -60,17 +60,17 @@ def hidden_dealing(pool: int, need: dict[int, int], allowed: dict[int, int]) -> 
 
 class HiddenDeal(Referee):
     """The referee of one seat's view up to trick play (the module docstring); `ViewReferee` (``view_play``)
-    adds the tricks. `assign` gives each placeholder the card the witness puts there."""
+    adds the tricks. `assign` gives each stand-in the card the witness puts there."""
 
     def __init__(self, obj: Any, seat: int):
         super().__init__(obj)
         self.seat = seat
         self.verdict.seat = seat
         self.wanted: tuple[str, ...] | None = None  # what `take` wanted when the events ran out
-        self.placeholders = 0
-        self.slots: list[tuple[int, str, int, int, int]] = []  # (event, key, seat, index, placeholder) per ??
+        self.hidden_slots = 0
+        self.slots: list[tuple[int, str, int, int, int]] = []  # (event, key, seat, index, stand-in) per ??
         self.assign: dict[int, int] = {}
-        self.deal_hidden: list[list[int]] = []  # per deal of the line, its placeholders
+        self.deal_hidden: list[list[int]] = []  # per deal of the line, its stand-ins
         self.deal_visible: list[int] = []       # per deal, the cards the seat saw dealt or turned up
         self.turnups: list[int] = []
         self.bids: list[tuple[str, int]] = []
@@ -127,8 +127,8 @@ class HiddenDeal(Referee):
         else:
             cards = []
             for k in range(count):
-                self.placeholders += 1
-                p = -self.placeholders
+                self.hidden_slots += 1
+                p = -self.hidden_slots
                 self.slots.append((self.pos - 1, "hands", seat, k, p))
                 self.deal_hidden[-1].append(p)
                 cards.append(p)

@@ -52,7 +52,9 @@ run: $(STAMP)
 	@echo "   when to beg or give:  allfours strategy --deals 20000"
 	@echo "   the whole picture:    allfours report --deals 20000 --out $(RUNS)/report   (a few minutes; then open"
 	@echo "                         $(RUNS)/report/report.html)"
-	@echo "   a deal you played:    write it down as docs/game-log.md says, then: allfours analyse FILE"
+	@echo "   which card now:       allfours hint --dealer 3 --seat 0 --hand \"...\" --turnup .. --played \"...\""
+	@echo "   a deal you played:    allfours record --out FILE (guided entry), then: allfours analyse FILE"
+	@echo "   a match to practise:  allfours play   (against the computer, with a coach)"
 	@echo "   (allfours is $(BIN)/allfours; or run: source $(BIN)/activate)"
 
 test: $(STAMP) browser

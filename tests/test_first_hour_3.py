@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -140,10 +141,14 @@ def test_an_unwritable_cache_is_named_with_what_moves_it(kernel_cache, tmp_path,
     monkeypatch.setattr("analyser.engine.cache_folder", lambda: Path("/proc/nope/kernels"))
     monkeypatch.setattr(options, "_ANNOUNCED", type(options._ANNOUNCED)())
     monkeypatch.setattr("analyser.solve.Solver.for_position", stop)
+    # What moves the folder: ALLFOURS_CACHE_DIR, unless the caller named numba's own folder (the variable is read,
+    # not set here: numba reloads its settings, the cache folder among them, when a NUMBA_ variable changes).
+    how = ("NUMBA_CACHE_DIR names it: set it to a folder you can write" if os.environ.get("NUMBA_CACHE_DIR")
+           else "set ALLFOURS_CACHE_DIR to a folder you can write to move it")
     (notice, _) = runner.invoke(app, SOLVE).stderr.splitlines()
     assert notice == ("compiling the engine for solve (about 10-35 s, depending on the machine); it cannot be kept: "
                       "the cache folder /proc/nope/kernels cannot be written (no such file or directory), so every "
-                      "run compiles again (set ALLFOURS_CACHE_DIR to a folder you can write to move it)")
+                      f"run compiles again ({how})")
 
 
 # --- 8. interrupted and replaced output -------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import re
+import signal
 import subprocess
 import sys
 import tomllib
@@ -264,8 +265,11 @@ def test_ctrl_c_while_the_program_loads_is_one_line_and_130(tmp_path):
             "sys.meta_path.insert(0, Interrupt())\n"
             f"from {module} import {function}\n"
             f"{function}()\n")
+    # SIGINT as a terminal's Ctrl-C finds it, not ignored as a job started in the background inherits it (pytest
+    # run with `&` or nohup: Python then never raises KeyboardInterrupt)
     proc = subprocess.run([sys.executable, "-c", code, "simulate", "--deals", "10"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (proc.returncode, proc.stderr) == (130, "interrupted\n")
 
 

@@ -18,8 +18,7 @@ class PlayPhase(Scoring):
         sizes = {len(h) for h in hands}
         if len(sizes) != 1:
             raise LogError(self.pos, f"hands must be equal before play, not of sizes {sorted(sizes)}")
-        in_play = {c for h in hands for c in h if suit_of(c) == trump}
-        holder = {c: s for s, h in enumerate(hands) for c in h}
+        holder = self.start_play(hands, trump)
         jack = trump * 13 + 9
         captured = [0] * r.sides
         jack_captor = -1
@@ -31,22 +30,20 @@ class PlayPhase(Scoring):
             top_trump = -1
             for k in range(n):
                 seat = (leader + k) % n
+                self.turn(seat)
                 event = self.take("play")
                 played_by = self.seat_of(event)
                 if played_by != seat:
                     raise LogError(self.pos - 1, f"play by seat {played_by} out of turn: seat {seat} is to play")
                 card = self.card(event.get("card"))
-                if card not in hands[seat]:
-                    raise LogError(self.pos - 1, f"seat {seat} plays {card_name(card)}, which it does not hold")
                 led = suit_of(trick[0]) if trick else -1
-                legal = int(legal_mask(np.uint64(card_mask(hands[seat])), led, trump, top_trump, forbid, void_trump))
-                if not legal >> card & 1:
-                    raise LogError(self.pos - 1, illegal_reason(seat, card, hands[seat], led, trump, top_trump))
-                hands[seat].remove(card)
+                self.check_play(seat, card, hands, led, trump, top_trump, forbid, void_trump)
+                holder[card] = seat
                 trick.append(card)
                 if suit_of(card) == trump:
                     top_trump = max(top_trump, card)
             winner = (leader + trick_winner(np.array(trick, dtype=np.int64), trump)) % n
+            self.turn(winner)
             event = self.take("trick")
             if event.get("winner") != winner:
                 raise LogError(self.pos - 1, f"wrong trick winner: log says {event.get('winner')}, seat {winner} wins")
@@ -54,7 +51,30 @@ class PlayPhase(Scoring):
             if jack in trick:
                 jack_captor = side(winner)
             leader = winner
+        self.turn(None)
+        # Every card in play has been played by the end: the trumps in play are the trumps of the holders.
+        in_play = {c for c in holder if suit_of(c) == trump}
         self.score_play(holder, in_play, jack, jack_captor, captured)
+
+    # --- hooks: a seat's view (views.py) sees only its own hand --------------------------------------------
+
+    def start_play(self, hands: list[set[int]], trump: int) -> dict[int, int]:
+        """Play starts: the holder of every card known to be held (here, every card of every hand)."""
+        return {c: s for s, h in enumerate(hands) for c in h}
+
+    def turn(self, seat: int | None) -> None:
+        """`seat` is to play next (None: the deal is played out)."""
+
+    def check_play(self, seat: int, card: int, hands: list[set[int]], led: int, trump: int, top_trump: int,
+                   forbid: bool, void_trump: bool) -> None:
+        """`seat` plays `card` from `hands[seat]`: held and legal, or a LogError naming why not; then it is gone."""
+        hand = hands[seat]
+        if card not in hand:
+            raise LogError(self.pos - 1, f"seat {seat} plays {card_name(card)}, which it does not hold")
+        legal = int(legal_mask(np.uint64(card_mask(hand)), led, trump, top_trump, forbid, void_trump))
+        if not legal >> card & 1:
+            raise LogError(self.pos - 1, illegal_reason(seat, card, hand, led, trump, top_trump))
+        hand.remove(card)
 
 
 def illegal_reason(seat: int, card: int, hand: set[int], led: int, trump: int, top_trump: int) -> str:

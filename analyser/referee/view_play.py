@@ -4,12 +4,9 @@ cards still fits (Hall's condition over the sets of other seats, exact for this 
 
 from __future__ import annotations
 
-import numpy as np
 
 from ..cards import SUIT_WORDS, card_name, suit_of
-from ..engine.deal import legal_mask, trick_winner
-from .play import illegal_reason
-from .reading import LogError, card_mask
+from .reading import LogError
 from .view_deal import ALL_CARDS, HiddenDeal, seats_text, suit_mask
 
 
@@ -54,64 +51,26 @@ def _shown_text(card: int, led: int, trump: int, top: int, forbid: bool, void_tr
 class ViewReferee(HiddenDeal):
     """The referee of one seat's view, trick play included (``views``)."""
 
-    def play_phase(self, hands: list[set[int]], trump: int) -> None:
-        """As the full referee's, with the other seats' hands hidden (module docstring)."""
-        r, n, me = self.rules, self.n, self.seat
-        side = r.side_of
-        sizes = {len(h) for h in hands}
-        if len(sizes) != 1:
-            raise LogError(self.pos, f"hands must be equal before play, not of sizes {sorted(sizes)}")
+    # The play phase is the full referee's (play.PlayPhase), with these hooks: the other seats' hands hidden.
+
+    def start_play(self, hands: list[set[int]], trump: int) -> dict[int, int]:
+        me = self.seat
         self.trump, self.hands, self.own_start = trump, hands, set(hands[me])
         self.pool = ALL_CARDS & ~self.deal_visible[-1]
-        holder = {c: me for c in hands[me]}
-        jack = trump * 13 + 9
-        captured = [0] * r.sides
-        jack_captor = -1
-        leader = self.eldest
-        forbid = r.undertrump == "forbidden"
-        void_trump = r.void_play == "trump"
-        for _ in range(sizes.pop()):
-            trick: list[int] = []
-            top_trump = -1
-            for k in range(n):
-                seat = (leader + k) % n
-                self.to_play = seat
-                event = self.take("play")
-                played_by = self.seat_of(event)
-                if played_by != seat:
-                    raise LogError(self.pos - 1, f"play by seat {played_by} out of turn: seat {seat} is to play")
-                card = self.card(event.get("card"))
-                led = suit_of(trick[0]) if trick else -1
-                if seat == me:
-                    if card not in hands[me]:
-                        raise LogError(self.pos - 1, f"seat {seat} plays {card_name(card)}, which it does not hold")
-                    legal = int(legal_mask(np.uint64(card_mask(hands[me])), led, trump, top_trump, forbid,
-                                           void_trump))
-                    if not legal >> card & 1:
-                        raise LogError(self.pos - 1, illegal_reason(seat, card, hands[me], led, trump, top_trump))
-                    hands[me].remove(card)
-                else:
-                    self.other_play(seat, card, led, top_trump, forbid, void_trump)
-                holder[card] = seat
-                self.played_at[card] = (seat, self.pos - 1)
-                self.plays.append((seat, card))
-                self.sizes[seat] -= 1
-                trick.append(card)
-                if suit_of(card) == trump:
-                    top_trump = max(top_trump, card)
-            winner = (leader + trick_winner(np.array(trick, dtype=np.int64), trump)) % n
-            self.to_play = winner
-            event = self.take("trick")
-            if event.get("winner") != winner:
-                raise LogError(self.pos - 1, f"wrong trick winner: log says {event.get('winner')}, seat {winner} wins")
-            captured[side(winner)] |= card_mask(set(trick))
-            if jack in trick:
-                jack_captor = side(winner)
-            leader = winner
-        self.to_play = None
-        # Every card in play has been played: its holder is the seat that played it.
-        in_play = {c for c in holder if suit_of(c) == trump}
-        self.score_play(holder, in_play, jack, jack_captor, captured)
+        return {c: me for c in hands[me]}
+
+    def turn(self, seat: int | None) -> None:
+        self.to_play = seat
+
+    def check_play(self, seat: int, card: int, hands: list[set[int]], led: int, trump: int, top_trump: int,
+                   forbid: bool, void_trump: bool) -> None:
+        if seat == self.seat:
+            super().check_play(seat, card, hands, led, trump, top_trump, forbid, void_trump)
+        else:
+            self.other_play(seat, card, led, top_trump, forbid, void_trump)
+        self.played_at[card] = (seat, self.pos - 1)
+        self.plays.append((seat, card))
+        self.sizes[seat] -= 1
 
     def other_play(self, seat: int, card: int, led: int, top: int, forbid: bool,
                    void_trump: bool) -> None:

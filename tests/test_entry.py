@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from views_by_hand import view_by_hand as masked
+
 from analyser.analysis.play.logcuts import line_decisions
 from analyser.cards import card_name, parse_card
 from analyser.policy import seat_policies
@@ -36,17 +38,6 @@ def cut(line, at):
     """The line stopped before event `at` (the decision there is the one due), without the deal's outcome."""
     out = {k: v for k, v in line.items() if k not in ("score_after", "winner")}
     out["events"] = line["events"][:at]
-    return out
-
-
-def masked(line, seat):
-    """What `seat` saw, written by hand as docs/game-log.md says: every card it did not see is ??."""
-    out = json.loads(json.dumps(line))
-    for ev in out["events"]:
-        if ev["event"] in ("deal", "more"):
-            ev["hands"] = [h if s == seat else ["??"] * len(h) for s, h in enumerate(ev["hands"])]
-        elif ev["event"] == "discard" and ev["seat"] != seat:
-            ev["cards"] = ["??"] * len(ev["cards"])
     return out
 
 

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import reference_rules as ref
-from analyser.cards import card_name, parse_card, suit_of
+from analyser.cards import card_name
 from analyser.cli import app
 from analyser.gamelog import dumps
 from analyser.policy import seat_policies

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import random
 import re
-import shlex
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +18,7 @@ from typer.testing import CliRunner
 
 from analyser.cards import parse_card
 from analyser.cli import app
+from tmux_terminal import terminal_session
 from analyser.engine.matches import play_match
 from analyser.policy import seat_policies
 from analyser.rules import PRESET_PLAYERS, make_rules
@@ -315,60 +312,9 @@ def test_play_through_a_real_pipe(tmp_path):
 # --- a real terminal ---------------------------------------------------------------------------------------------
 
 
-class Terminal:
-    """`allfours play` running in a tmux session of its own (its own server socket), 160 columns wide."""
-
-    def __init__(self, tmp_path):
-        self.name = f"allfours-play-{os.getpid()}"
-        self.socket = ["-L", self.name]
-        self.status = tmp_path / "status"
-
-    def start(self, args):
-        exe = Path(sys.executable).parent / "allfours"
-        command = " ".join(shlex.quote(w) for w in [str(exe), "play", *args])
-        self.tmux("new-session", "-d", "-s", self.name, "-x", "160", "-y", "50",
-                  f"{command}; echo $? > {shlex.quote(str(self.status))}; sleep 60")
-
-    def tmux(self, *args):
-        return subprocess.run(["tmux", *self.socket, *args], capture_output=True, text=True, check=True,
-                              env={**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}).stdout
-
-    def send(self, text):
-        self.tmux("send-keys", "-t", self.name, "-l", text)
-        self.tmux("send-keys", "-t", self.name, "Enter")
-
-    def screen(self, colours=False):
-        return self.tmux("capture-pane", "-p", "-J", *(["-e"] if colours else []), "-t", self.name, "-S", "-400")
-
-    def last(self):
-        return self.screen().rstrip().splitlines()[-1]
-
-    def wait_for(self, test, seconds=120.0):
-        end = time.monotonic() + seconds
-        while True:
-            shown = self.screen()
-            if test(shown):
-                return shown
-            if time.monotonic() > end:
-                raise AssertionError(f"the screen never showed what was awaited:\n{shown}")
-            time.sleep(0.1)
-
-    def exit_code(self, seconds=60.0):
-        end = time.monotonic() + seconds
-        while not self.status.exists() or not self.status.read_text().strip():
-            if time.monotonic() > end:
-                raise AssertionError(f"play did not exit:\n{self.screen()}")
-            time.sleep(0.1)
-        return int(self.status.read_text())
-
-
 @pytest.fixture
 def terminal(tmp_path):
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed: the real-terminal test needs it (apt-get install -y tmux)")
-    term = Terminal(tmp_path)
-    yield term
-    subprocess.run(["tmux", *term.socket, "kill-server"], capture_output=True)
+    yield from terminal_session(tmp_path, "play", 160, 50, "xterm-256color")
 
 
 def asking(shown: str) -> bool:

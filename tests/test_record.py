@@ -4,19 +4,18 @@ terminal (tmux). The simulator's own deals, typed in as a player would, must com
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import subprocess
 import sys
 import time
 import types
-from pathlib import Path
 
 import pytest
+
+from views_by_hand import view_by_hand as view_of
 from typer.testing import CliRunner
 
 from analyser.cli import app
+from tmux_terminal import terminal_session
 from analyser.policy import seat_policies
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
@@ -29,17 +28,6 @@ def simulated(preset, players, count, seed, settings=()):
     rules = make_rules(preset, players=players, settings=list(settings))
     kinds, params = seat_policies(["random"], players)
     return [json.loads(json.dumps(line)) for line in iter_log_lines(rules, count, seed, kinds, params)]
-
-
-def view_of(line, seat):
-    """`seat`'s view of a full line (docs/game-log.md): every card it did not see is ??."""
-    out = json.loads(json.dumps(line))
-    for ev in out["events"]:
-        if ev["event"] in ("deal", "more"):
-            ev["hands"] = [h if s == seat else ["??"] * len(h) for s, h in enumerate(ev["hands"])]
-        elif ev["event"] == "discard" and ev["seat"] != seat:
-            ev["cards"] = ["??"] * len(ev["cards"])
-    return out
 
 
 def options(lines, seat):
@@ -268,59 +256,9 @@ def test_record_through_a_real_pipe(tmp_path):
 # --- a real terminal ---------------------------------------------------------------------------------------------
 
 
-class Terminal:
-    """`allfours record` running in a tmux session of its own (its own server socket), 200 columns wide."""
-
-    def __init__(self, tmp_path):
-        self.name = f"allfours-record-{os.getpid()}"
-        self.socket = ["-L", self.name]
-        self.status = tmp_path / "status"
-
-    def start(self, args):
-        exe = Path(sys.executable).parent / "allfours"
-        command = " ".join(shlex.quote(w) for w in [str(exe), "record", *args])
-        self.tmux("new-session", "-d", "-s", self.name, "-x", "200", "-y", "60",
-                  f"{command}; echo $? > {shlex.quote(str(self.status))}; sleep 60")
-
-    def tmux(self, *args):
-        return subprocess.run(["tmux", *self.socket, *args], capture_output=True, text=True, check=True,
-                              env={**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}).stdout
-
-    def send(self, text):
-        """Type `text` and Enter."""
-        self.tmux("send-keys", "-t", self.name, "-l", text)
-        self.tmux("send-keys", "-t", self.name, "Enter")
-
-    def screen(self):
-        return self.tmux("capture-pane", "-p", "-J", "-t", self.name, "-S", "-300")
-
-    def wait_for(self, text, seconds=120.0):
-        """Until `text` is on the screen (a first run may compile the engine); the screen."""
-        end = time.monotonic() + seconds
-        while True:
-            shown = self.screen()
-            if text in shown:
-                return shown
-            if time.monotonic() > end:
-                raise AssertionError(f"{text!r} never appeared on the screen:\n{shown}")
-            time.sleep(0.1)
-
-    def exit_code(self, seconds=60.0):
-        end = time.monotonic() + seconds
-        while not self.status.exists() or not self.status.read_text().strip():
-            if time.monotonic() > end:
-                raise AssertionError(f"record did not exit:\n{self.screen()}")
-            time.sleep(0.1)
-        return int(self.status.read_text())
-
-
 @pytest.fixture
 def terminal(tmp_path):
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed: the real-terminal test needs it (apt-get install -y tmux)")
-    term = Terminal(tmp_path)
-    yield term
-    subprocess.run(["tmux", *term.socket, "kill-server"], capture_output=True)
+    yield from terminal_session(tmp_path, "record", 200, 60, "xterm")
 
 
 def test_record_in_a_real_terminal(terminal, tmp_path):

@@ -129,7 +129,7 @@ T_BEG = 24                      # tuned: eldest's choice per hand class, 33 slot
 T_GIVE = T_BEG + N_CLASS_SLOTS  # tuned: dealer's choice per hand class, 33 slots: 1 give, 0 run, -1 heuristic's rule
 # Search players, appended after the tables (engine/bounded.py): pimc's bounded search above the horizon.
 X_HORIZON = T_GIVE + N_CLASS_SLOTS  # 90: cards in the hands at or below which a world is solved exactly
-X_NODES = X_HORIZON + 1             # 91: above the horizon, try an exact solve of a world within this many nodes (0: never)
+X_NODES = X_HORIZON + 1             # 91: above it, try an exact solve of a world within this many nodes (0: never)
 N_PARAMS = X_NODES + 1  # 92
 # Random policy parameters (also the fallback probabilities of every policy).
 P_BEG = 0          # probability the eldest begs

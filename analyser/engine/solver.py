@@ -71,6 +71,11 @@ and:
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the
   jack of trump is equivalent to nothing.
 
+A **node limit** lets a caller try an exact solve and give up: with ``ctx[C_NODE_LIMIT] > 0`` a
+solve stops once it has visited that many nodes (``ctx[C_NODES]``, counted from 0 by each call) and
+sets ``ctx[C_ABORTED]``. It drops its stack without storing anything for the unfinished nodes, so the
+table keeps only proved bounds and later solves stay exact.
+
 Every kernel runs without numba's runtime (``_nrt=False``): per-depth states, move
 lists and the table are preallocated by the caller (``SolverWork``).
 """
@@ -116,6 +121,8 @@ C_NODES = 11      # nodes visited (statistics)
 C_TT_MASK = 12    # table size - 1 (a power of two)
 C_MODE = 13       # the search's objective: 0 net points, 1 card points with the jack worth C_W more
 C_W = 14
+C_NODE_LIMIT = 15  # set by the caller: a solve gives up once it has visited this many nodes (0: no limit)
+C_ABORTED = 16     # set by each solve: 1 when it gave up at C_NODE_LIMIT (its values are then not to be used)
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 C_KILLER = C_HIST + 52  # + ply: the lead that last caused a cut-off at that ply, -1
 C_KILLER2 = C_KILLER + MAX_PLIES + 1  # + ply: the one before it (another card), -1
@@ -150,6 +157,20 @@ class SolverWork:
     def nodes(self) -> int:
         """Nodes visited by the last solve."""
         return int(self.ctx[C_NODES])
+
+    @property
+    def node_limit(self) -> int:
+        """Nodes a solve may visit before it gives up (0: no limit)."""
+        return int(self.ctx[C_NODE_LIMIT])
+
+    @node_limit.setter
+    def node_limit(self, limit: int) -> None:
+        self.ctx[C_NODE_LIMIT] = limit
+
+    @property
+    def aborted(self) -> bool:
+        """The last solve gave up at the node limit (its values are not to be used)."""
+        return bool(self.ctx[C_ABORTED])
 
 
 # --- the value of a finished deal --------------------------------------------------------------
@@ -314,6 +335,7 @@ def prepare(state, rules, ctx):
     ctx[C_JACK_LO] = jlo
     ctx[C_JACK_HI] = jhi
     ctx[C_NODES] = 0
+    ctx[C_ABORTED] = 0
     for i in range(52):
         ctx[C_HIST + i] = 0
     for i in range(MAX_PLIES + 1):
@@ -890,7 +912,14 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
     mode = ctx[C_MODE]
     ps = ctx[C_PERSP_SIDE]
     jack_bit = bit(ctx[C_JACK]) if ctx[C_JACK] >= 0 else np.uint64(0)
+    limit = ctx[C_NODE_LIMIT]
     while True:
+        if limit > 0 and ctx[C_NODES] >= limit:
+            # Out of budget: drop the whole stack. Nothing below the root is stored (only `_leave`
+            # stores, and only for nodes whose children were all searched), so the table keeps
+            # nothing but bounds that were proved.
+            ctx[C_ABORTED] = 1
+            return np.int64(0)
         v, settled = _enter(states, moves, frames, tt, ctx, d, a, b)
         if settled:
             # Hand the value up until a node has another move to try.
@@ -931,6 +960,8 @@ def mtdf(states, moves, frames, tt, ctx, d, guess):
     while lo < hi:
         beta = g + 1 if g == lo else g
         g = search(states, moves, frames, tt, ctx, d, beta - 1, beta)
+        if ctx[C_ABORTED]:
+            return np.int64(0)
         if g < beta:
             hi = g
         else:
@@ -1016,7 +1047,11 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
     t = min(max(guess, lo + 1), hi)
     tests = 0
     while lo < hi:
-        if value_at_least(states, moves, frames, tt, ctx, d, t):
+        ok = value_at_least(states, moves, frames, tt, ctx, d, t)
+        if ctx[C_ABORTED]:
+            ctx[C_MODE] = 0
+            return np.int64(0)
+        if ok:
             lo = t
             nxt = t + 1
         else:
@@ -1050,7 +1085,9 @@ def _new_generation(tt, ctx):
 @njit(cache=True, nogil=True, _nrt=False)
 def solve_value(state, rules, states, moves, frames, tt, ctx):
     """The value of `state` for the side of the seat to move (net points of High, Low, Jack and
-    Game under perfect play; see the module's docstring)."""
+    Game under perfect play; see the module's docstring). ctx[C_NODES] counts the nodes of this
+    call (from 0); with ctx[C_NODE_LIMIT] > 0 the call gives up on reaching it and sets
+    ctx[C_ABORTED] to 1 (0 when it finished): the value returned is then meaningless."""
     _new_generation(tt, ctx)
     _use_table(tt, ctx, state)
     prepare(state, rules, ctx)
@@ -1062,7 +1099,8 @@ def solve_value(state, rules, states, moves, frames, tt, ctx):
 @njit(cache=True, nogil=True, _nrt=False)
 def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
     """The value, for the side of the seat to move, of each legal card it may play (values[card];
-    NO_VALUE for a card it may not play), and the position's value (the best of them)."""
+    NO_VALUE for a card it may not play), and the position's value (the best of them). Nodes, the
+    node limit and ctx[C_ABORTED] as for `solve_value`: after an aborted call `values` is meaningless."""
     _new_generation(tt, ctx)
     _use_table(tt, ctx, state)
     prepare(state, rules, ctx)
@@ -1083,6 +1121,8 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
         copy_state(states[1], state)
         apply(states[1], c)
         v = value_of(states, moves, frames, tt, ctx, np.int64(1), guess)
+        if ctx[C_ABORTED]:
+            return np.int64(0)
         values[c] = v
         guess = v
         if v > best:

@@ -1,0 +1,73 @@
+"""The solver's node limit: a caller may try an exact solve and give up (``C_NODE_LIMIT``, ``C_ABORTED``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyser.engine.layout import N_STATE
+from analyser.engine.solver import C_ABORTED, C_NODE_LIMIT, C_NODES, NO_VALUE, solve_cards, solve_value
+from analyser.engine.state import init_state
+from analyser.rules import make_rules
+from analyser.solve import Position, Solver
+
+
+def deals(players: int, cards: int, count: int, seed: int, preset: str = "trinidad") -> list[Position]:
+    rules = make_rules(preset, players=players)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        pack = rng.permutation(52)
+        hands = np.zeros(4, dtype=np.uint64)
+        for s in range(players):
+            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, players - 1, np.zeros(4, dtype=np.int64))
+        out.append(Position(rules, state))
+    return out
+
+
+def run(solver: Solver, pos: Position, limit: int, cards: bool) -> tuple[int, list[int]]:
+    w = solver.work
+    w.node_limit = limit
+    args = (pos.state, pos.rules.as_array(), w.states, w.moves, w.frames, w.tt, w.ctx)
+    if cards:
+        best = int(solve_cards(*args, w.values))
+        return best, [int(v) for v in w.values]
+    return int(solve_value(*args)), []
+
+
+def test_a_limit_aborts_and_a_later_solve_is_exact() -> None:
+    """A small limit stops the solve (at most the limit's nodes, C_ABORTED set); the same table then
+    solves every position exactly as a fresh solver does; a generous limit changes nothing."""
+    fresh = Solver(tt_bits=14)
+    reused = Solver(tt_bits=14)
+    aborted = 0
+    for preset, players, cards, seed in (("trinidad", 4, 5, 1), ("trinidad", 2, 7, 2), ("classic", 3, 5, 3)):
+        for pos in deals(players, cards, 12, seed, preset):
+            for as_cards in (False, True):
+                want = run(fresh, pos, 0, as_cards)
+                assert fresh.work.ctx[C_ABORTED] == 0
+                full = int(fresh.work.ctx[C_NODES])
+                for limit in (1, 7, full // 3, full // 2):
+                    if 0 < limit < full:
+                        run(reused, pos, limit, as_cards)
+                        assert reused.work.ctx[C_ABORTED] == 1 and reused.work.ctx[C_NODES] <= limit
+                        aborted += 1
+                # After the aborted tries, the table they filled answers exactly.
+                assert run(reused, pos, 0, as_cards) == want and reused.work.ctx[C_ABORTED] == 0
+                assert run(reused, pos, 10 * full + 100, as_cards) == want and not reused.work.aborted
+                assert reused.work.ctx[C_NODE_LIMIT] == 10 * full + 100
+                if as_cards:
+                    assert any(v != NO_VALUE for v in want[1])
+    assert aborted > 100
+
+
+def test_nodes_are_counted_per_call() -> None:
+    """Each solve counts its own nodes from 0: the same position solved twice in a row by fresh tables
+    counts the same."""
+    pos = deals(4, 5, 1, 9)[0]
+    a, b = Solver(tt_bits=14), Solver(tt_bits=14)
+    a.value(deals(4, 6, 1, 8)[0])  # a has searched something else first
+    a.value(pos)
+    b.value(pos)
+    assert a.nodes > 0 and a.nodes == b.nodes

@@ -5,7 +5,11 @@ or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
 ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
 not seen and plays the best mean (``pimc:worlds=80``; ``pimc:doubt=1`` infers nothing
 from the others' bids and cards). Both play the heuristic's card while more than
-``max_cards`` cards are left in the hands, and bid as it does (engine/search.py).
+``max_cards`` cards are left in the hands (oracle 24, pimc 52: every position), and bid
+as it does (engine/search.py). Above ``horizon`` cards (24) pimc solves a world exactly
+only if the solver finishes within ``nodes`` nodes, else by the bounded search
+(engine/bounded.py); ``pimc:max_cards=24`` is the pimc of before (the heuristic's card
+above 24 cards).
 
 A policy spec is ``NAME`` or ``NAME:key=value,key=value``, e.g. ``random:beg=0``
 (the eldest always stands). The kernels see an int kind and a float64 row per seat.
@@ -39,9 +43,10 @@ from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from .engine.heuristic import HEURISTIC_DEFAULTS
 from .engine.layout import (
     K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
-    X_DOUBT, X_MAX_CARDS, X_TRIES, X_WORLDS,
+    X_DOUBT, X_HORIZON, X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
 )
-from .engine.search import PIMC_DOUBT, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
+from .engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
+from .engine.search import PIMC_DOUBT, PIMC_MAX_CARDS, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
 
 
 class PolicyError(AllFoursError):
@@ -55,8 +60,11 @@ RANDOM_PARAMS: dict[str, tuple[int, float]] = {"beg": (P_BEG, 0.5), "give": (P_G
 HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
 # The search players (engine/search.py) bid and discard as the heuristic does, with its parameters.
 ORACLE_PARAMS: dict[str, tuple[int, float]] = {**HEURISTIC_PARAMS, "max_cards": (X_MAX_CARDS, float(SEARCH_MAX_CARDS))}
-PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "worlds": (X_WORLDS, float(PIMC_WORLDS)),
-                                              "doubt": (X_DOUBT, PIMC_DOUBT), "tries": (X_TRIES, float(PIMC_TRIES))}
+PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "max_cards": (X_MAX_CARDS, float(PIMC_MAX_CARDS)),
+                                              "worlds": (X_WORLDS, float(PIMC_WORLDS)),
+                                              "doubt": (X_DOUBT, PIMC_DOUBT), "tries": (X_TRIES, float(PIMC_TRIES)),
+                                              "horizon": (X_HORIZON, float(BOUNDED_HORIZON)),
+                                              "nodes": (X_NODES, float(BOUNDED_NODES))}
 # The tuned policy shares the heuristic's named parameters; its tables come from tuned.json.
 PARAMS_BY_KIND: dict[int, dict[str, tuple[int, float]]] = {
     K_RANDOM: RANDOM_PARAMS, K_HEURISTIC: HEURISTIC_PARAMS, K_TUNED: HEURISTIC_PARAMS,

@@ -18,9 +18,18 @@ bind them too: a switch set on or off narrows the cards searched, so a tip is me
 against a player that otherwise plays well.
 
 Either plays the heuristic's card while more than ``max_cards`` cards are left in
-the hands (a trinidad deal after runs has 9 or 12 each: too big to solve at every
-decision), when only one card is legal, and among cards of equal best value (the
-heuristic's card wins a tie, so indifferent choices keep its structure).
+the hands (oracle: 24 by default; pimc: 52, none), when only one card is legal, and
+among cards of equal best value (the heuristic's card wins a tie, so indifferent
+choices keep its structure).
+
+**Big positions** (a trinidad deal after runs has 9 or 12 cards each: too big to solve
+at every decision). pimc solves a world with more than ``horizon`` cards in the hands
+(``X_HORIZON``, 24) exactly only if the solver finishes within ``nodes`` nodes
+(``X_NODES``; after one world that does not, the decision's other worlds are not
+tried); otherwise it values its cards by the **bounded search** (``bounded.py``: every
+seat plays the heuristic's card down to the horizon, the solver values the rest).
+``SB_EXACT`` counts the worlds of the last decision solved exactly. ``pimc:max_cards=24``
+is the pimc of before (the heuristic's card above 24 cards).
 
 **What pimc sees** (the play state, ``layout.py``'s PS_*): its own hand, every
 turn-up of the deal (``PS_TURNUPS``: the one that fixed trump and those of earlier
@@ -67,13 +76,14 @@ import numpy as np
 from numba import njit
 
 from .bits import U1, bit, lowest_card, popcount, rand_below, rand_unit, side_of, suit_mask
+from .bounded import world_cards
 from .heuristic import heuristic_card
 from .layout import (
     K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS,
-    PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOIDS, X_DOUBT, X_MAX_CARDS,
-    X_TRIES, X_WORLDS,
+    PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOIDS, X_DOUBT, X_HORIZON,
+    X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
 )
-from .solver import MAX_PLIES, MOVE_SLOTS, N_CTX, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
+from .solver import MAX_PLIES, MOVE_SLOTS, N_CTX, N_FRAME, NO_VALUE, TT_WORDS
 from .state import apply, copy_state, known_out, legal, new_trick
 from .tuned import tuned_beg, tuned_give
 from .tips import tip_allowed
@@ -88,7 +98,9 @@ PIMC_DOUBT = 0.1        # default weight of a world per opponent's card the heur
 # and the dealer gave one.
 BID_UNKNOWN, BID_STOOD, BID_GIVEN = 0, 1, 2
 PIMC_TRIES = 50         # default worlds drawn at most per world kept, when inferring (then the likeliest drawn)
-SEARCH_MAX_CARDS = 24   # default: search once at most this many cards are left in the hands
+SEARCH_MAX_CARDS = 24   # oracle's default: search once at most this many cards are left in the hands
+PIMC_MAX_CARDS = 52     # pimc's default: search every position (bounded above the horizon, engine/bounded.py)
+EXACT_ALL = 52          # a horizon that solves every world exactly
 REJECT_TRIES = 64
 SEARCH_TT_BITS = 16     # 65536 table entries (2 MiB): ample for the positions searched
 
@@ -108,7 +120,8 @@ SB_BEST = SB_SCRATCH + N_STATE                       # N_STATE: the likeliest wo
 SB_BID = SB_BEST + N_STATE                           # 1: the bidding before play (record_bid: BID_*)
 SB_BID_TURNUP = SB_BID + 1                           # 1: the turn-up it saw
 SB_BID_SCORES = SB_BID_TURNUP + 1                    # 4: the scores it saw
-SB_TT = SB_BID_SCORES + 4                            # the table, 2**SEARCH_TT_BITS x TT_WORDS
+SB_EXACT = SB_BID_SCORES + 4                         # 1: worlds the last search solved exactly (the rest bounded)
+SB_TT = SB_EXACT + 1                                 # the table, 2**SEARCH_TT_BITS x TT_WORDS
 SB_END = SB_TT + (1 << SEARCH_TT_BITS) * TT_WORDS
 SEARCH_WORDS = SB_END - N_STATE
 ALL_CARDS = np.uint64((1 << 52) - 1)
@@ -420,18 +433,32 @@ def world_values(state, rules, worlds, rng, out):
     # No model (nothing is inferred, so none is read): an empty float view of the buffer. The
     # global array it once was is read-only to numba, which then compiled solve_worlds and the
     # solver again for that one argument (and the literal False, again).
-    solve_worlds(state, rules, worlds, rng, out, state[SB_SUMS:SB_SUMS].view(np.float64), NO_INFERENCE)
+    solve_worlds(state, rules, worlds, rng, out, state[SB_SUMS:SB_SUMS].view(np.float64), NO_INFERENCE,
+                 np.int64(EXACT_ALL), np.int64(0))
 
 
 @njit(cache=True, _nrt=False)
-def solve_worlds(state, rules, worlds, rng, out, params, infer):
-    """``world_values``; with `infer`, the worlds drawn by ``sample_likely`` with the model `params`."""
+def bounded_world_values(state, rules, worlds, rng, out, params, horizon, limit):
+    """``world_values`` by the bounded search (engine/bounded.py): a world with more than `horizon` cards
+    in the hands is solved exactly only if the solver finishes within `limit` nodes (none tried once one
+    did not), else valued by the heuristic's continuation to the horizon; `params` is the row the
+    continuations play by. Returns the worlds solved exactly (also in the buffer's SB_EXACT word)."""
+    return solve_worlds(state, rules, worlds, rng, out, params, NO_INFERENCE, horizon, limit)
+
+
+@njit(cache=True, _nrt=False)
+def solve_worlds(state, rules, worlds, rng, out, params, infer, horizon, limit):
+    """``world_values``; with `infer`, the worlds drawn by ``sample_likely`` with the model `params`;
+    worlds above `horizon` cards by the bounded search (``bounded_world_values``). Returns the worlds
+    solved exactly."""
     if state.shape[0] < SB_END:
         raise ValueError("a search player needs a play buffer with the search area (search.new_play_buffer)")
     states, moves, frames, tt, ctx, values = _solver_views(state)
     world = state[SB_WORLD:SB_HIST_N]
+    line = state[SB_SCRATCH:SB_BEST]  # free once a world is drawn (inference uses it while drawing)
     sums = state[SB_SUMS:SB_WORLD]
     seat = state[PS_TO_PLAY]
+    exact = 0
     for c in range(52):
         sums[c] = 0
     if infer:
@@ -443,12 +470,17 @@ def solve_worlds(state, rules, worlds, rng, out, params, infer):
             sample_world(state, seat, rng, world)
         else:
             copy_state(world, state)
-        solve_cards(world, rules, states, moves, frames, tt, ctx, values)
+        if world_cards(world, rules, params, rng, horizon, limit, states, moves, frames, tt, ctx, values, line):
+            exact += 1
+        elif limit > 0 and cards_in_hands(world) > horizon:
+            limit = 0  # the budget was not enough for this world: the others are alike, spend no more on them
         for c in range(52):
             if values[c] != NO_VALUE:
                 sums[c] += values[c]
             if w < out.shape[0]:
                 out[w, c] = values[c]
+    state[SB_EXACT] = exact
+    return exact
 
 
 @njit(cache=True, _nrt=False)
@@ -469,7 +501,9 @@ def search_card(kind, params, state, legal, rules, rng):
         return h
     worlds = 0 if kind == K_ORACLE else max(1, np.int64(params[X_WORLDS]))
     infer = worlds > 0 and params[X_DOUBT] < 1.0 and history_ok(state)
-    solve_worlds(state, rules, worlds, rng, state[SB_TT:SB_TT].reshape((0, 52)), params, infer)
+    horizon = np.int64(EXACT_ALL) if kind == K_ORACLE else np.int64(params[X_HORIZON])
+    limit = np.int64(0) if kind == K_ORACLE else np.int64(params[X_NODES])
+    solve_worlds(state, rules, worlds, rng, state[SB_TT:SB_TT].reshape((0, 52)), params, infer, horizon, limit)
     sums = state[SB_SUMS:SB_WORLD]
     best = sums[h]
     pick = h

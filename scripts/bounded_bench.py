@@ -1,0 +1,202 @@
+"""Benchmarks of pimc's bounded search (engine/bounded.py, issue 31): time per card and quality.
+
+    .venv/bin/python scripts/bounded_bench.py speed [--cards 9] [--deals 10] [--policy pimc] [--seed 1] [--json]
+    .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1]
+
+**speed**: 4-player trinidad deals of `--cards` cards each (9: one run, 12: two; a random
+trump, the rest of the pack unseen) played to the end by the heuristic; at every card
+decision with more than one legal card the search player (`--policy`) is asked for its
+card, and that call is timed on one thread (compilation excluded: one decision first).
+The order of play is recorded, so pimc infers from the others' cards as in a game.
+Target (issue 31): median at most 2 s, worst at most 10 s, default settings.
+
+**quality**: random 4-player positions with 25 to 36 cards in the hands (9 cards dealt to
+each seat, a random number of heuristic plies, 0 to 11, played first). In each, `--worlds`
+worlds are drawn for the seat to move (uniformly, ``sample_world``: no inference), and
+every legal card is valued in each world twice: exactly (the solver, no limit) and by
+the method of `--policy` (its horizon and node budget: exact where the solver finishes
+within it, bounded otherwise). The method's card is the best mean of its values (the
+heuristic's card winning ties, as ``search_card`` plays); its **loss** is the exact mean of
+the best card minus the exact mean of that card, over the same worlds; the heuristic's
+card's loss is taken the same way. Means over the positions with 95% CIs. Target (issue
+31): the method's loss at most 0.05 net points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from analyser.engine.heuristic import heuristic_card
+from analyser.engine.layout import PS_TO_PLAY, X_HORIZON, X_NODES
+from analyser.engine.policies import choose_card
+from analyser.engine.search import (
+    SB_EXACT, bounded_world_values, cards_in_hands, new_play_buffer, record_play, sample_world, start_history,
+    world_values,
+)
+from analyser.engine.solver import NO_VALUE
+from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.policy import parse_policy
+from analyser.rules import make_rules
+from analyser.simulate import chunk_rngs
+
+SPEED_TARGET_MEDIAN_S = 2.0
+SPEED_TARGET_MAX_S = 10.0
+QUALITY_TARGET = 0.05
+
+
+def deal_state(rules_array: np.ndarray, players: int, cards: int, rng: np.random.Generator) -> np.ndarray:
+    """A play buffer (search area) with `cards` cards dealt to each seat, a random turn-up as trump."""
+    pack = rng.permutation(52)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(players):
+        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
+    turnup = int(pack[cards * players])
+    state = new_play_buffer(True)
+    init_state(state, rules_array, hands, turnup // 13, turnup, players - 1, np.zeros(4, dtype=np.int64))
+    start_history(state)
+    return state
+
+
+def speed(policy: str, cards: int, deals: int, seed: int) -> dict:
+    rules = make_rules("trinidad", players=4).as_array()
+    kind, params = parse_policy(policy)
+    hkind, hparams = parse_policy("heuristic")
+    rng = np.random.default_rng(seed)
+    choice = chunk_rngs(seed, 0)[1]
+    warm = deal_state(rules, 4, cards, np.random.default_rng(0))
+    choose_card(kind, params, warm, legal(warm), rules, choice)  # compile or load the cache first
+    seconds, exact = [], []
+    for _ in range(deals):
+        state = deal_state(rules, 4, cards, rng)
+        while not is_over(state):
+            mask = legal(state)
+            if int(mask) & (int(mask) - 1):
+                start = time.perf_counter()
+                card = choose_card(kind, params, state, mask, rules, choice)
+                seconds.append(time.perf_counter() - start)
+                assert int(mask) >> int(card) & 1, "an illegal card"
+                exact.append(int(state[SB_EXACT]))
+            card = choose_card(hkind, hparams, state, mask, rules, choice)
+            record_play(state, card)
+            apply(state, card)
+    s = np.array(seconds)
+    return {"bench": "speed", "policy": policy, "cards": cards, "deals": deals, "seed": seed, "decisions": len(s),
+            "median_s": float(np.median(s)), "p90_s": float(np.percentile(s, 90)), "max_s": float(s.max()),
+            "worlds_exact": float(np.mean(exact)), "targets": {"median_s": SPEED_TARGET_MEDIAN_S, "max_s": SPEED_TARGET_MAX_S}}
+
+
+def _mean_ci(x: np.ndarray) -> dict:
+    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+    m = float(x.mean())
+    return {"mean": m, "se": se, "ci95": [m - 1.96 * se, m + 1.96 * se]}
+
+
+def quality(policies: list[str], positions: int, worlds: int, seed: int, progress: bool) -> dict:
+    """Every policy's loss on the same positions and worlds (the exact solves, the costly part, done once)."""
+    rules = make_rules("trinidad", players=4).as_array()
+    rows = [parse_policy(p)[1] for p in policies]
+    params = rows[0]
+    rng = np.random.default_rng(seed)
+    stream = chunk_rngs(seed, 0)[1]
+    buf = new_play_buffer(True)
+    exact_row = np.zeros((1, 52), dtype=np.int64)
+    method_row = np.zeros((1, 52), dtype=np.int64)
+    losses: list[list[float]] = [[] for _ in policies]
+    heuristic_loss, lefts = [], []
+    exact_worlds = [0] * len(policies)
+    method_s = [0.0] * len(policies)
+    start = time.perf_counter()
+    solve_s = 0.0
+    while len(heuristic_loss) < positions:
+        state = deal_state(rules, 4, 9, rng)
+        for _ in range(int(rng.integers(0, 12))):
+            state_card = heuristic_card(params, state, legal(state), rules, stream)
+            record_play(state, state_card)
+            apply(state, state_card)
+        mask = int(legal(state))
+        if mask & (mask - 1) == 0:
+            continue  # one legal card: nothing to choose
+        cards = [c for c in range(52) if mask >> c & 1]
+        exact = np.zeros((worlds, len(cards)))
+        method = np.zeros((len(policies), worlds, len(cards)))
+        budgets = [np.int64(row[X_NODES]) for row in rows]
+        for w in range(worlds):
+            sample_world(state, int(state[PS_TO_PLAY]), stream, buf)
+            t0 = time.perf_counter()
+            world_values(buf, rules, 0, stream, exact_row)
+            solve_s += time.perf_counter() - t0
+            for j, c in enumerate(cards):
+                exact[w, j] = exact_row[0, c]
+            for i, row in enumerate(rows):
+                horizon = np.int64(row[X_HORIZON])
+                t1 = time.perf_counter()
+                got = bounded_world_values(buf, rules, 0, stream, method_row, row, horizon, budgets[i])
+                method_s[i] += time.perf_counter() - t1
+                exact_worlds[i] += got
+                if not got and budgets[i] > 0 and cards_in_hands(buf) > horizon:
+                    budgets[i] = np.int64(0)  # as solve_worlds: no more exact tries once one failed
+                for j, c in enumerate(cards):
+                    assert exact_row[0, c] != NO_VALUE and method_row[0, c] != NO_VALUE
+                    method[i, w, j] = method_row[0, c]
+        h = cards.index(int(heuristic_card(params, state, np.uint64(mask), rules, stream)))
+        truth = exact.mean(axis=0)
+        for i in range(len(policies)):
+            means = method[i].mean(axis=0)
+            pick = h
+            for j in range(len(cards)):
+                if means[j] > means[pick]:
+                    pick = j
+            losses[i].append(truth.max() - truth[pick])
+        heuristic_loss.append(truth.max() - truth[h])
+        lefts.append(int(cards_in_hands(state)))
+        if progress and len(heuristic_loss) % 10 == 0:
+            print(f"{len(heuristic_loss)} positions, {time.perf_counter() - start:.0f} s: losses "
+                  + ", ".join(f"{p} {np.mean(x):.4f}" for p, x in zip(policies, losses))
+                  + f", heuristic {np.mean(heuristic_loss):.4f}", flush=True)
+    hl = np.array(heuristic_loss)
+    methods = [{"policy": p, "loss": _mean_ci(np.array(x)), "loss_minus_heuristic": _mean_ci(np.array(x) - hl),
+                "worse_than_best": float((np.array(x) > 1e-9).mean()),
+                "worlds_exact_by_budget": exact_worlds[i] / (positions * worlds), "seconds": method_s[i]}
+               for i, (p, x) in enumerate(zip(policies, losses))]
+    return {"bench": "quality", "positions": positions, "worlds": worlds, "seed": seed,
+            "cards_left": [min(lefts), max(lefts)], "methods": methods, "heuristic_loss": _mean_ci(hl),
+            "heuristic_worse_than_best": float((hl > 1e-9).mean()), "exact_solve_s": solve_s,
+            "seconds": time.perf_counter() - start, "target": QUALITY_TARGET}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bench", choices=("speed", "quality"))
+    parser.add_argument("--cards", type=int, default=9, help="speed: cards dealt to each seat (9 or 12)")
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--worlds", type=int, default=20, help="quality: worlds per position")
+    parser.add_argument("--policy", action="append", help="a pimc spec (default pimc); quality: repeat to compare")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    opts = parser.parse_args()
+    if opts.bench == "speed":
+        out = speed((opts.policy or ["pimc"])[0], opts.cards, opts.deals, opts.seed)
+        text = (f"{out['policy']}, {opts.cards} cards each, {out['decisions']} decisions: median {out['median_s']:.3f} s, "
+                f"90th percentile {out['p90_s']:.3f} s, worst {out['max_s']:.3f} s (targets <= 2 s, <= 10 s)")
+    else:
+        out = quality(opts.policy or ["pimc"], opts.positions, opts.worlds, opts.seed, not opts.json)
+        hl = out["heuristic_loss"]
+        lines = [f"{out['positions']} positions ({out['cards_left'][0]}-{out['cards_left'][1]} cards in the hands), "
+                 f"{out['worlds']} worlds each; loss against the best card in net points (95% CI):"]
+        for m in out["methods"]:
+            ml = m["loss"]
+            lines.append(f"  {m['policy']}: {ml['mean']:.4f} ({ml['ci95'][0]:.4f} to {ml['ci95'][1]:.4f}), "
+                         f"{m['worlds_exact_by_budget']:.0%} of worlds exact within the budget, {m['seconds']:.0f} s")
+        lines.append(f"  heuristic: {hl['mean']:.4f} ({hl['ci95'][0]:.4f} to {hl['ci95'][1]:.4f}); "
+                     f"{out['seconds']:.0f} s in all")
+        text = "\n".join(lines)
+    print(json.dumps(out, indent=2) if opts.json else text)
+
+
+if __name__ == "__main__":
+    main()

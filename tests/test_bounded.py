@@ -1,0 +1,162 @@
+"""pimc's bounded search (engine/bounded.py): legal cards only, the solver's values wherever both reach the end,
+the same answer from the same seed, and pimc of before with ``max_cards=24``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyser.engine.bounded import bounded_cards, hand_cards, world_cards
+from analyser.engine.layout import K_PIMC, N_STATE, PS_TO_PLAY, X_HORIZON, X_MAX_CARDS, X_NODES
+from analyser.engine.policies import choose_card
+from analyser.engine.search import (
+    SB_BEST, SB_CTX, SB_END, SB_EXACT, SB_FRAMES, SB_MOVES, SB_SCRATCH, SB_STATES, SB_SUMS, SB_TT, SB_VALUES, SB_WORLD,
+    bounded_world_values, new_play_buffer, record_play, sample_world, start_history,
+)
+from analyser.engine.solver import C_ABORTED, MOVE_SLOTS, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
+from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.policy import parse_policy
+from analyser.rules import make_rules
+from analyser.simulate import chunk_rngs
+
+
+def deal(players: int, cards: int, seed: int, plies: int = 0):
+    """A play buffer: `cards` cards dealt to each seat (trinidad), then `plies` cards played by the heuristic."""
+    rules = make_rules("trinidad", players=players)
+    r = np.random.default_rng(seed)
+    pack = r.permutation(52)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(players):
+        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
+    turnup = int(pack[cards * players])
+    state = new_play_buffer(True)
+    init_state(state, rules.as_array(), hands, turnup // 13, turnup, int(r.integers(players)),
+               np.zeros(4, dtype=np.int64))
+    start_history(state)
+    hkind, hparams = parse_policy("heuristic")
+    for _ in range(plies):
+        card = choose_card(hkind, hparams, state, np.uint64(legal(state)), rules.as_array(), chunk_rngs(seed, 0)[1])
+        record_play(state, card)
+        apply(state, card)
+    return rules, state
+
+
+def _solver_views(buf):
+    """The solver's work arrays in a play buffer's search area (as search._solver_views cuts them)."""
+    rows = (SB_MOVES - SB_STATES) // N_STATE
+    return (buf[SB_STATES:SB_MOVES].reshape((rows, N_STATE)), buf[SB_MOVES:SB_FRAMES].reshape((rows, MOVE_SLOTS)),
+            buf[SB_FRAMES:SB_CTX].reshape((rows, N_FRAME)), buf[SB_TT:SB_END].reshape((-1, TT_WORDS)),
+            buf[SB_CTX:SB_VALUES], buf[SB_VALUES:SB_SUMS])
+
+
+def legal_list(state) -> list[int]:
+    m = int(np.uint64(legal(state)))
+    return [c for c in range(52) if m >> c & 1]
+
+
+def exact_values(state, rules) -> np.ndarray:
+    """Each legal card's value by the solver alone (no limit), in the buffer's own work area."""
+    states, moves, frames, tt, ctx, values = _solver_views(state)
+    world = state[:N_STATE].copy()
+    solve_cards(world, rules.as_array(), states, moves, frames, tt, ctx, values)
+    assert ctx[C_ABORTED] == 0
+    return values.copy()
+
+
+@pytest.mark.parametrize("players,cards,plies", [(4, 6, 3), (2, 9, 5), (4, 9, 0)])
+def test_bounded_values_are_the_solvers_when_the_horizon_reaches_the_end(players, cards, plies):
+    """With a horizon of every card left, the continuation plays nothing: each card's value is the solver's
+    value of the position after it, seen from the mover's side (negated when the other side moves next)."""
+    for seed in range(4):
+        rules, state = deal(players, cards, seed, plies)
+        if is_over(state):
+            continue
+        want = exact_values(state, rules)
+        states, moves, frames, tt, ctx, _ = _solver_views(state)
+        got = np.zeros(52, dtype=np.int64)
+        _, params = parse_policy("pimc")
+        line = state[SB_SCRATCH:SB_BEST]
+        world = state[:N_STATE].copy()
+        bounded_cards(world, rules.as_array(), params, chunk_rngs(1, 0)[1], hand_cards(world), states, moves, frames,
+                      tt, ctx, got, line)
+        assert list(got) == list(want)
+
+
+def test_world_cards_is_exact_within_the_budget_and_bounded_beyond_it():
+    rules, state = deal(4, 9, 3, plies=9)  # 27 cards in the hands
+    _, params = parse_policy("pimc")
+    states, moves, frames, tt, ctx, _ = _solver_views(state)
+    want = exact_values(state, rules)
+    world = state[:N_STATE].copy()
+    got = np.zeros(52, dtype=np.int64)
+    rng = chunk_rngs(1, 0)[1]
+    line = state[SB_SCRATCH:SB_BEST]
+    assert world_cards(world, rules.as_array(), params, rng, 24, 0, states, moves, frames, tt, ctx, got, line) == 0
+    assert world_cards(world, rules.as_array(), params, rng, 24, 10, states, moves, frames, tt, ctx, got, line) == 0
+    assert all((got[c] != NO_VALUE) == (c in legal_list(state)) for c in range(52))
+    # a budget the solve fits in (none), or a horizon of every card: the solver's values
+    assert world_cards(world, rules.as_array(), params, rng, 24, 10**12, states, moves, frames, tt, ctx, got,
+                       line) == 1
+    assert list(got) == list(want)
+    assert world_cards(world, rules.as_array(), params, rng, 27, 0, states, moves, frames, tt, ctx, got, line) == 1
+    assert list(got) == list(want)
+
+
+def test_pimc_plays_legal_cards_in_twelve_card_deals_and_reports_its_method():
+    kind, params = parse_policy("pimc:worlds=4")
+    assert kind == K_PIMC and params[X_MAX_CARDS] == 52 and params[X_HORIZON] == 24 and params[X_NODES] > 0
+    rules, state = deal(4, 12, 1)
+    hkind, hparams = parse_policy("heuristic")
+    rng = chunk_rngs(2, 0)[1]
+    seen_bounded = False
+    while not is_over(state):
+        m = np.uint64(legal(state))
+        card = choose_card(kind, params, state, m, rules.as_array(), rng)
+        assert int(m) >> int(card) & 1
+        if int(m) & (int(m) - 1) and hand_cards(state) > 24:
+            seen_bounded = seen_bounded or state[SB_EXACT] < 4
+        played = choose_card(hkind, hparams, state, m, rules.as_array(), rng)
+        record_play(state, played)
+        apply(state, played)
+    assert seen_bounded
+
+
+def test_same_seed_same_answer():
+    kind, params = parse_policy("pimc:worlds=6")
+    for seed in range(3):
+        rules, state = deal(4, 12, seed, plies=seed)
+        m = np.uint64(legal(state))
+        a = choose_card(kind, params, state, m, rules.as_array(), chunk_rngs(7, 0)[1])
+        sums = state[SB_SUMS:SB_WORLD].copy()
+        b = choose_card(kind, params, state, m, rules.as_array(), chunk_rngs(7, 0)[1])
+        assert a == b and list(sums) == list(state[SB_SUMS:SB_WORLD])
+        rows = [np.zeros((6, 52), dtype=np.int64) for _ in range(2)]
+        for out in rows:
+            bounded_world_values(state, rules.as_array(), 6, chunk_rngs(5, 0)[1], out, params, 24, 0)
+        assert (rows[0] == rows[1]).all()
+
+
+def test_max_cards_24_is_the_pimc_of_before():
+    """Above 24 cards pimc:max_cards=24 plays the heuristic's card."""
+    kind, params = parse_policy("pimc:worlds=4,max_cards=24")
+    hkind, hparams = parse_policy("heuristic")
+    for seed in range(4):
+        rules, state = deal(4, 9, seed, plies=seed)
+        m = np.uint64(legal(state))
+        rng = chunk_rngs(1, 0)[1]
+        assert choose_card(kind, params, state, m, rules.as_array(), rng) == \
+            choose_card(hkind, hparams, state, m, rules.as_array(), rng)
+
+
+def test_bounded_world_values_uses_the_worlds_pimc_draws():
+    """The same stream draws the same worlds for the bounded search as for the exact one."""
+    rules, state = deal(4, 9, 2)
+    _, params = parse_policy("pimc")
+    seat = int(state[PS_TO_PLAY])
+    world = np.zeros(N_STATE, dtype=np.int64)
+    rng = chunk_rngs(3, 0)[1]
+    sample_world(state, seat, rng, world)
+    out = np.zeros((1, 52), dtype=np.int64)
+    rng = chunk_rngs(3, 0)[1]
+    exact = bounded_world_values(state, rules.as_array(), 1, rng, out, params, 24, 0)
+    assert exact == 0 and (state[SB_WORLD:SB_WORLD + N_STATE] == world).all()

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .engine.bits import nth_card_choice
 from .engine.deal import N_STATS, new_match_state, simulate_lines
 from .policy import PolicyError, parse_policy, seat_policies
 from .rules import RuleSet, make_rules
@@ -85,6 +86,7 @@ def run_bench(threads: int, seconds: float, rules: RuleSet | None = None) -> dic
     out["rules"] = rules.preset if rules.players == 4 else f"{rules.preset}, {rules.players} players"
     out["seconds"] = seconds
     out["peak_rss_mib"] = peak_rss_mib()
+    out["nth_card"] = nth_card_choice()
     return out
 
 
@@ -100,5 +102,7 @@ def bench_table(result: dict[str, Any]) -> str:
         if "one_thread_deals_per_second" in item:
             text += f"   1 thread: {item['one_thread_deals_per_second']:>12,.0f}   speed-up x{item['speedup']:.2f}"
         lines.append(text)
+    if "nth_card" in result:
+        lines.append(f"n-th card: {result['nth_card']['kernel']} ({result['nth_card']['why']})")
     lines.append(f"peak memory: {result['peak_rss_mib']:.0f} MiB")
     return "\n".join(lines)

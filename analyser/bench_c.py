@@ -4,10 +4,13 @@ The C program does the work of ``allfours bench``'s random figure (trinidad, 4 p
 ``random:beg=0``, matches to 14 with the dealer rotating, batches of 2000 deals between
 looks at the clock), written from the rule book. ``run_against_c`` compiles it with the
 first C compiler on PATH (cached, rebuilt when the source changes) and measures, in
-alternation, round after round: the C reference, the random player on 1 thread, the
-same with the portable n-th-card loop instead of PDEP (in a child process, since
-``ALLFOURS_NO_PDEP`` must be set before the kernels compile), the heuristic on 1 thread
-and the random player on 2 threads. Each figure is the median of its rounds.
+alternation, round after round: the C reference, its line-by-line numba translation
+(``engine/c_port.py``: what numba itself reaches on the same work, first checked to give the
+C program's totals exactly), the random player on 1 thread, the same with the portable
+n-th-card loop instead of PDEP (in a child process, since ``ALLFOURS_NO_PDEP`` must be set
+before the kernels compile), the heuristic on 1 thread and the random player on 2
+threads. Each figure is the median of its rounds; the engine's figures are given as
+ratios to C and to the translation.
 
 ``agreement`` checks that the C program plays the same game: points per deal in each
 category (kick, high, low, jack, hang-jack, game; dealer's side and the other side) and
@@ -40,7 +43,8 @@ C_FALLBACK_FLAGS = ["-O3", "-std=c99"]  # a compiler that does not know -march=n
 C_CATEGORIES = ("kick", "high", "low", "jack", "hang-jack", "game")
 POLICY = "random:beg=0"
 AGREEMENT_Z = 4.0
-FIGURES = ("c", "random", "random_no_pdep", "heuristic", "random_2_threads")
+PORT_CHECK_DEALS = 20_000  # deals over which the translation must give the C program's totals exactly
+FIGURES = ("c", "translation", "random", "random_no_pdep", "heuristic", "random_2_threads")
 
 
 class CReferenceUnavailable(Exception):
@@ -201,19 +205,23 @@ def run_against_c(seconds: float = 2.0, rounds: int = 3) -> dict[str, Any]:
     except CReferenceUnavailable as err:
         return {"available": False, "reason": str(err)}
     from .bench import deals_per_second
+    from .engine.c_port import port_deals_per_second, same_as_c
     from .engine import bits
 
     rounds = max(1, rounds)
+    same = same_as_c(_run_c(binary, "totals", str(PORT_CHECK_DEALS), "1"), PORT_CHECK_DEALS, 1)
     samples: dict[str, list[float]] = {name: [] for name in FIGURES}
     child = _Child()
     try:
         # Warm-up: compile (or load) every kernel before the first timed round.
         c_deals_per_second(binary, min(seconds, 0.2))
+        port_deals_per_second(0.05)
         deals_per_second(POLICY, 1, 0.05)
         deals_per_second("heuristic", 1, 0.05)
         child.deals_per_second(POLICY, 1, 0.05)
         for r in range(rounds):
             samples["c"].append(c_deals_per_second(binary, seconds, seed=r))
+            samples["translation"].append(port_deals_per_second(seconds, seed=r))
             samples["random"].append(deals_per_second(POLICY, 1, seconds, seed=r))
             samples["random_no_pdep"].append(child.deals_per_second(POLICY, 1, seconds, seed=r))
             samples["heuristic"].append(deals_per_second("heuristic", 1, seconds, seed=r))
@@ -229,13 +237,19 @@ def run_against_c(seconds: float = 2.0, rounds: int = 3) -> dict[str, Any]:
         "rounds": rounds,
         "deals_per_second": rate,
         "samples": samples,
+        "translation": {"deals_per_second": rate["translation"], "same_totals_as_c_over": PORT_CHECK_DEALS,
+                        "same_totals_as_c": same},
         "ratios": {
+            "translation_over_c": rate["translation"] / rate["c"],
+            "random_over_translation": rate["random"] / rate["translation"],
+            "heuristic_over_translation": rate["heuristic"] / rate["translation"],
             "random_over_c": rate["random"] / rate["c"],
             "random_no_pdep_over_c": rate["random_no_pdep"] / rate["c"],
             "heuristic_over_c": rate["heuristic"] / rate["c"],
             "two_threads_over_one_thread": rate["random_2_threads"] / rate["random"],
         },
         "engine_pdep": bits.nth_card is bits.nth_card_pdep,
+        "nth_card": bits.nth_card_choice(),
         "no_pdep_child_pdep": child.pdep,
         "c_pdep": "-DNO_PDEP" not in built["flags"] and _run_c(binary, "speed", "1", "0")["pdep"],
         "machine": machine(),
@@ -249,17 +263,22 @@ def against_c_text(result: dict[str, Any]) -> str:
         return f"C reference: {result.get('reason', 'unavailable')}"
     rate, ratio, cc = result["deals_per_second"], result["ratios"], result["compiler"]
     mach = result["machine"]
+    differs = "" if result["translation"]["same_totals_as_c"] else "   <-- its totals differ from the C program's"
     lines = [
-        f"engine against the C reference, {result['rules']}, {result['policy']} "
+        f"engine against the C reference and its numba translation, {result['rules']}, {result['policy']} "
         f"(medians of {result['rounds']} alternating rounds of {result['seconds']:g} s per figure)",
         f"  C reference, 1 thread       {rate['c']:>12,.0f} deals/s",
-        f"  random, 1 thread            {rate['random']:>12,.0f} deals/s   x{ratio['random_over_c']:.2f} of C"
-        f"{'' if result['engine_pdep'] else ' (portable loop: no fast PDEP here)'}",
+        f"  numba translation of C      {rate['translation']:>12,.0f} deals/s   x{ratio['translation_over_c']:.2f} of C"
+        f"{differs}",
+        f"  random, 1 thread            {rate['random']:>12,.0f} deals/s   x{ratio['random_over_c']:.2f} of C, "
+        f"x{ratio['random_over_translation']:.2f} of the translation",
         f"  random, 1 thread, no PDEP   {rate['random_no_pdep']:>12,.0f} deals/s   "
         f"x{ratio['random_no_pdep_over_c']:.2f} of C",
-        f"  heuristic, 1 thread         {rate['heuristic']:>12,.0f} deals/s   x{ratio['heuristic_over_c']:.2f} of C",
+        f"  heuristic, 1 thread         {rate['heuristic']:>12,.0f} deals/s   x{ratio['heuristic_over_c']:.2f} of C, "
+        f"x{ratio['heuristic_over_translation']:.2f} of the translation",
         f"  random, 2 threads           {rate['random_2_threads']:>12,.0f} deals/s   "
         f"x{ratio['two_threads_over_one_thread']:.2f} of 1 thread",
+        f"  n-th card: {result['nth_card']['kernel']} ({result['nth_card']['why']})",
         f"  machine: {mach['cpu']}, {mach['cores']} cores ({mach['usable_cores']} usable), {mach['arch']}",
         f"  compiler: {cc['version']} ({cc['compiler']}) {' '.join(cc['flags'])}"
         f"{', PDEP' if result['c_pdep'] else ', portable n-th-card loop'}",

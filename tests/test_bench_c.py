@@ -44,20 +44,47 @@ def test_no_compiler_is_a_note_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_text_shows_every_figure_and_ratio() -> None:
-    rate = {"c": 2.5e6, "random": 2.0e6, "random_no_pdep": 1.5e6, "heuristic": 0.8e6, "random_2_threads": 3.9e6}
+    rate = {"c": 2.5e6, "translation": 2.4e6, "random": 2.0e6, "random_no_pdep": 1.5e6, "heuristic": 0.8e6,
+            "random_2_threads": 3.9e6}
     result = {
         "available": True, "rules": "trinidad", "policy": "random:beg=0", "seconds": 2.0, "rounds": 3,
         "deals_per_second": rate,
-        "ratios": {"random_over_c": 0.8, "random_no_pdep_over_c": 0.6, "heuristic_over_c": 0.32,
+        "translation": {"deals_per_second": 2.4e6, "same_totals_as_c_over": 20000, "same_totals_as_c": True},
+        "ratios": {"translation_over_c": 0.96, "random_over_translation": 0.833, "heuristic_over_translation": 0.333,
+                   "random_over_c": 0.8, "random_no_pdep_over_c": 0.6, "heuristic_over_c": 0.32,
                    "two_threads_over_one_thread": 1.95},
-        "engine_pdep": True, "c_pdep": True,
+        "engine_pdep": True, "c_pdep": True, "nth_card": {"kernel": "PDEP", "why": "znver4 has BMI2 with a fast PDEP"},
         "machine": {"cpu": "Some CPU", "cores": 2, "usable_cores": 2, "arch": "x86_64"},
         "compiler": {"compiler": "/usr/bin/cc", "version": "cc 12", "flags": ["-O3", "-march=native"]},
     }
     text = bench_c.against_c_text(result)
-    for piece in ("2,500,000", "x0.80 of C", "x0.60 of C", "x0.32 of C", "x1.95 of 1 thread", "Some CPU",
-                  "-O3 -march=native"):
+    for piece in ("2,500,000", "2,400,000", "x0.96 of C", "x0.83 of the translation", "x0.33 of the translation",
+                  "x0.80 of C", "x0.60 of C", "x0.32 of C", "x1.95 of 1 thread", "Some CPU", "-O3 -march=native",
+                  "n-th card: PDEP (znver4 has BMI2 with a fast PDEP)"):
         assert piece in text
+    assert "differ" not in text
+    result["translation"]["same_totals_as_c"] = False
+    assert "its totals differ from the C program's" in bench_c.against_c_text(result)
+
+
+@needs_cc
+def test_the_numba_translation_gives_the_c_programs_totals_exactly() -> None:
+    from analyser.engine.c_port import Port, same_as_c
+
+    c = bench_c.c_totals(3000, 5)
+    assert same_as_c(c, 3000, 5)
+    assert not same_as_c(c, 3000, 6)  # another seed, other deals: the check can fail
+    port = Port(5)
+    port.play(3000)
+    assert port.as_c_totals()["deals"] == 3000
+
+
+def test_the_nth_card_choice_is_named() -> None:
+    from analyser.engine import bits
+
+    choice = bits.nth_card_choice()
+    assert choice["kernel"] == ("PDEP" if bits.nth_card is bits.nth_card_pdep else "portable loop")
+    assert choice["why"] and bits.pdep_choice()[0] == bits.pdep_is_fast()
 
 
 def test_bench_against_c_option_is_wired(monkeypatch):

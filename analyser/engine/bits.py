@@ -113,18 +113,35 @@ def nth_card_loop(mask, n):
 def pdep_is_fast() -> bool:
     """True where PDEP exists and is quick: x86-64 with BMI2, but not AMD Zen 1 and 2
     (microcoded there), and numba compiling for this very processor."""
-    if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("ALLFOURS_NO_PDEP"):
-        return False
+    return pdep_choice()[0]
+
+
+def pdep_choice() -> tuple[bool, str]:
+    """(PDEP or not, why): the n-th card's kernel is chosen by the processor, as ``pdep_is_fast`` says."""
+    if os.environ.get("ALLFOURS_NO_PDEP"):
+        return False, "ALLFOURS_NO_PDEP is set"
+    if os.environ.get("NUMBA_CPU_NAME"):
+        return False, "NUMBA_CPU_NAME is set: kernels compiled for another processor"
     if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
+        return False, f"{platform.machine()} is not x86-64"
     try:
         import llvmlite.binding as llvm
 
         name = llvm.get_host_cpu_name()
         bmi2 = bool(llvm.get_host_cpu_features().get("bmi2"))
     except Exception:  # no host information: take the portable loop
-        return False
-    return bmi2 and name not in ("znver1", "znver2")
+        return False, "no information on the processor"
+    if not bmi2:
+        return False, f"{name} has no BMI2"
+    if name in ("znver1", "znver2"):
+        return False, f"{name}: PDEP is microcoded there"
+    return True, f"{name} has BMI2 with a fast PDEP"
+
+
+def nth_card_choice() -> dict[str, str]:
+    """Which n-th-card kernel this process runs, and why (``allfours bench`` says it)."""
+    _, why = pdep_choice()
+    return {"kernel": "PDEP" if nth_card is nth_card_pdep else "portable loop", "why": why}
 
 
 # Picking the n-th legal card is a third of the random player's time; PDEP makes it

@@ -217,6 +217,13 @@ def rng_state(seed_sequence: np.random.SeedSequence) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def next_seat(seat, players):
+    """The seat after `seat` (0 .. players - 1) in play order: (seat + 1) % players without a division (numba's
+    signed `%` by a value known only at run time is a division with a zero check and a sign correction)."""
+    return seat + 1 if seat + 1 < players else 0
+
+
+@njit(cache=True, inline="always")
 def side_of(seat, players):
     """Scoring side of a seat: partners (seats 0 and 2, 1 and 3) with 4 players, else the seat itself."""
     return seat % 2 if players == 4 else seat

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
-from .bits import RANK_JACK, bit, popcount, rand_below, side_of
+from .bits import RANK_JACK, bit, next_seat, popcount, rand_below, side_of
 from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
@@ -119,7 +119,7 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
     info[I_FIRST_BEG] = -1
     info[I_FIRST_GIVE] = -1
     pts[:, :] = 0
-    eldest = (dealer + 1) % n
+    eldest = next_seat(dealer, n)
     dside = side_of(dealer, n)
     eside = side_of(eldest, n)
     hands = work[0:4]
@@ -131,12 +131,14 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         info[I_DEALS] += 1
         fixed = n_fixed if first else 0
         pos = 0
-        for k in range(n):
+        seat = eldest
+        for _ in range(n):
             h = np.uint64(0)
             for _ in range(HAND_SIZE):
                 h |= bit(draw(deck, pos, fixed, deck_rng))
                 pos += 1
-            hands[(eldest + k) % n] = h
+            hands[seat] = h
+            seat = next_seat(seat, n)
         for s in range(4):
             discards[s] = 0
         emit(ev, info, E_DEAL, 0, 0, 0)
@@ -188,14 +190,15 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                         void = True
                         break
                     emit(ev, info, E_MORE, 0, 0, 0)
-                    for k in range(n):
-                        seat = (eldest + k) % n
+                    seat = eldest
+                    for _ in range(n):
                         extra = np.uint64(0)
                         for _ in range(rc):
                             extra |= bit(draw(deck, pos, fixed, deck_rng))
                             pos += 1
                         hands[seat] |= extra
                         emit(ev, info, E_HAND, seat, np.int64(extra), 0)
+                        seat = next_seat(seat, n)
                     turnup = draw(deck, pos, fixed, deck_rng)
                     pos += 1
                     work[8] |= bit(turnup)
@@ -214,10 +217,11 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         if ran and rules[R_BUNCHING]:
             info[I_BUNCH_VOTES] += 1
             agreed = True
-            for k in range(n):
-                seat = (eldest + k) % n
+            seat = eldest
+            for _ in range(n):
                 if not decide_bunch(kinds[seat], params[seat], hands[seat], trump, seat, dealer, scores, rules, rng):
                     agreed = False
+                seat = next_seat(seat, n)
             emit(ev, info, E_BUNCH, 1 if agreed else 0, 0, 0)
             if agreed:
                 info[I_BUNCHED] += 1
@@ -231,13 +235,14 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         if award(rules, scores, dside, 1, W_JACK_BONUS, ev, info, pts):
             return
     if rules[R_DISCARD]:
-        for k in range(n):
-            seat = (eldest + k) % n
+        seat = eldest
+        for _ in range(n):
             if popcount(hands[seat]) > HAND_SIZE:
                 gone = choose_discard(kinds[seat], params[seat], hands[seat], trump, HAND_SIZE, rng)
                 hands[seat] &= ~gone
                 discards[seat] = gone
                 emit(ev, info, E_DISCARD, seat, np.int64(gone), 0)
+            seat = next_seat(seat, n)
     play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, params, rng, ev, info, pts, state,
                           work[8], discards)
 
@@ -315,17 +320,18 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
             mstate[MS_NEW_MATCH] = 1
             stats[S_MATCHES] += 1
         else:
-            mstate[MS_DEALER] = (dealer + 1) % n
+            mstate[MS_DEALER] = next_seat(dealer, n)
         dside = side_of(dealer, n)
         net = 0
-        for s in range(nsides):
-            for w in range(N_WHY):
-                if s == dside:
-                    stats[S_DEALER_POINTS + w] += pts[s, w]
-                    net += pts[s, w]
-                else:
-                    stats[S_OTHER_POINTS + w] += pts[s, w]
-                    net -= pts[s, w]
+        for w in range(N_WHY):  # the dealer's side's points, then every other side's together
+            mine = pts[dside, w]
+            others = 0
+            for s in range(nsides):
+                others += pts[s, w]
+            others -= mine
+            stats[S_DEALER_POINTS + w] += mine
+            stats[S_OTHER_POINTS + w] += others
+            net += mine - others
         stats[S_LINES] += 1
         stats[S_DEALS] += info[I_DEALS]
         stats[S_RUNS] += info[I_RUNS]

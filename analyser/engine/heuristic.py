@@ -78,8 +78,8 @@ from numba import njit
 
 from ..rules import R_GIFT, R_PLAYERS, R_TARGET
 from .bits import (
-    GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, U1, bit, game_points, highest_card, lowest_card, popcount,
-    rand_unit, side_of, suit_mask,
+    GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, U1, bit, game_points, highest_card, lowest_card, next_seat,
+    popcount, rand_unit, side_of, suit_mask,
 )
 from .evaluator import trump_strength
 from .layout import (
@@ -121,7 +121,7 @@ def above(card):
 def gift_wins_match(dealer, scores, rules):
     """True if the gift alone would bring the eldest's side to the target."""
     n = rules[R_PLAYERS]
-    eside = side_of((dealer + 1) % n, n)
+    eside = side_of(next_seat(dealer, n), n)
     return rules[R_GIFT] > 0 and scores[eside] + rules[R_GIFT] >= rules[R_TARGET]
 
 

@@ -32,7 +32,9 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
-from .bits import RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, popcount, side_of, suit_mask
+from .bits import (
+    RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, popcount, side_of, suit_mask,
+)
 from .layout import (
     E_GAME_TOTALS, E_POINTS, I_EVENTS, I_OVERFLOW, I_WINNER, N_STATE, PS_BEST_CARD,
     PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS, PS_LED,
@@ -200,7 +202,7 @@ def init_state(state, rules, hands, trump, turnup, dealer, scores):
         state[PS_VOIDS + s] = 0
         state[PS_DISCARDS + s] = 0
         state[PS_LACKS + s] = 0
-    eldest = (dealer + 1) % n
+    eldest = next_seat(dealer, n)
     state[PS_TRUMP] = trump
     state[PS_TURNUP] = turnup
     state[PS_PLAYERS] = n

@@ -1,6 +1,7 @@
 """``playout``: play a position on to the end with the seats' policies (the engine's trick loop).
 
-It moves the play state (``state.py``) with ``step``, the seats' policies choosing
+It moves the play state (``state.py``) with ``step`` (``step_play`` when no seat searches: the voids
+and lacks a play shows, which only the search players read, are then not kept), the seats' policies choosing
 (``policies.choose_card``). ``state`` may be a play buffer (``search.new_play_buffer``):
 the play state followed by the search players' work area.
 """
@@ -18,7 +19,7 @@ from .layout import (
 )
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
-from .state import beats, emit, legal_mask, new_trick, step
+from .state import beats, emit, legal_mask, new_trick, step, step_play
 
 
 @njit(cache=True, _nrt=False)
@@ -34,9 +35,11 @@ def playout(state, rules, kinds, params, rng, ev, info):
         else:
             random_tricks(state, rng, ev, info, True)
     elif needs_search(kinds):  # a search player's call kept out of the other players' loop
-        play_cards(state, rules, kinds, params, rng, ev, info, True)
+        play_cards(state, rules, kinds, params, rng, ev, info, True, True)
+    elif state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
+        play_cards(state, rules, kinds, params, rng, ev, info, False, False)
     else:
-        play_cards(state, rules, kinds, params, rng, ev, info, False)
+        play_cards(state, rules, kinds, params, rng, ev, info, False, True)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -111,13 +114,15 @@ def random_tricks(state, rng, ev, info, restricted):
 
 
 @njit(cache=True, inline="always")
-def play_cards(state, rules, kinds, params, rng, ev, info, search):
+def play_cards(state, rules, kinds, params, rng, ev, info, search, restricted):
     # The hot loop of players that look at the state: what does not change during play, and
     # the trick's fields, stay in registers (step stores them all), so the state is never
-    # read back here. Inlined twice by playout. `search` False:
+    # read back here. Inlined three times by playout. `search` False:
     # no oracle or pimc seat, and their call kept out of the loop (in it, it cost the
     # heuristic's loop about 15%). There a forced card is played without calling the policy
-    # (heuristic and tuned play it drawing nothing): the call cost the heuristic about 5%.
+    # (heuristic and tuned play it drawing nothing): the call cost the heuristic about 5%;
+    # and what a play shows of the hand (voids, lacks: only the search players' worlds read
+    # them) is not kept (step_play). `restricted` as in random_tricks (compile-time constants).
     seat = state[PS_TO_PLAY]
     n = state[PS_PLAYERS]
     trump = state[PS_TRUMP]
@@ -131,8 +136,20 @@ def play_cards(state, rules, kinds, params, rng, ev, info, search):
     left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
     if search:
         start_history(state)  # the order of play, which pimc reads the others' hands from
+    tmask = suit_mask(trump)
     for _ in range(left):
-        mask = legal_mask(np.uint64(state[PS_HAND + seat]), led, trump, top, forbid, void_trump)
+        hand = np.uint64(state[PS_HAND + seat])
+        if restricted:
+            mask = legal_mask(hand, led, trump, top, forbid, void_trump)
+        elif led < 0:
+            mask = hand
+        else:  # legal_mask without undertrump or must-trump rules: follow or trump, else any card
+            trumps = hand & tmask
+            follow = hand & suit_mask(led)
+            if led == trump:
+                mask = trumps if trumps else hand
+            else:
+                mask = (follow | trumps) if follow else hand
         if kinds[seat] != K_RANDOM:
             if search:
                 card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
@@ -145,8 +162,12 @@ def play_cards(state, rules, kinds, params, rng, ev, info, search):
         if search:
             record_play(state, card)
         emit(ev, info, E_PLAY, seat, card, 0)
-        winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
-                                                             best_seat, top, trick)
+        if search:
+            winner, led, best_card, best_seat, top, trick = step(state, seat, card, n, trump, led, best_card,
+                                                                 best_seat, top, trick)
+        else:
+            winner, led, best_card, best_seat, top, trick = step_play(state, seat, card, n, trump, led, best_card,
+                                                                      best_seat, top, trick)
         if winner >= 0:
             emit(ev, info, E_TRICK, winner, 0, 0)
             seat = winner

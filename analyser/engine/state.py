@@ -19,6 +19,8 @@ module knows no policy: the search players (``search.py``) stand on it.
 * ``legal(state)``: mask of the cards the seat to play may play.
 * ``apply(state, card)``: play it; returns the trick's winner when it completes it,
   else -1.
+  (``step``/``step_play``: the same for a hot loop that keeps the trick in registers;
+  ``step_play`` leaves PS_VOIDS, PS_LACKS and PS_TRICK_CARD alone.)
 * ``is_over(state)``: every trick played.
 * ``score(state, rules, scores, ev, info, pts)``: High, Low, Jack, Game in strict
   order, stopping at the target.
@@ -285,10 +287,25 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
     """`apply`, with the trick's fields also passed in and returned (the state gets every one of them):
     the hot loop keeps them in registers instead of reading back what it just stored.
     Returns (winner or -1, led, best card, best seat, top trump, trick mask)."""
+    return step_known(state, seat, card, n, trump, led, best_card, best_seat, top, trick, True)
+
+
+@njit(cache=True, inline="always")
+def step_play(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
+    """`step` without what the play shows of the seat's hand (PS_VOIDS, PS_LACKS, PS_TRICK_CARD stay as they
+    are): for a trick loop where no seat reads them (no search player: ``playout.play_cards``). Play, the trick
+    and the points are the same as `step`'s."""
+    return step_known(state, seat, card, n, trump, led, best_card, best_seat, top, trick, False)
+
+
+@njit(cache=True, inline="always")
+def step_known(state, seat, card, n, trump, led, best_card, best_seat, top, trick, know):
+    """`step` (`know` True, a compile-time constant) or `step_play` (False)."""
     b = np.int64(bit(card))
     state[PS_HAND + seat] &= ~b
     trick |= b
-    state[PS_TRICK_CARD + seat] = card
+    if know:
+        state[PS_TRICK_CARD + seat] = card
     state[PS_TRICK_MASK] = trick
     suit = card // 13
     if led < 0:
@@ -297,23 +314,25 @@ def step(state, seat, card, n, trump, led, best_card, best_seat, top, trick):
         state[PS_BEST_CARD] = card
         state[PS_BEST_SEAT] = seat
     else:
-        # Not following shows a void in the led suit (a trump on a side-suit lead shows
-        # nothing: trumping is permissive); under void_play = trump, no trump it could
-        # play either. Branch-free: the condition is as good as random.
-        shown = np.int64((suit != led) & (suit != trump))
-        no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
-        # The same as cards (PS_LACKS), with what suits cannot say: under void_play = trump with undertrumping
-        # forbidden, not trumping after a trump shows no trump above it (the lower ones were forbidden); and a
-        # forbidden undertrump, made on a side-suit lead, shows a hand of trumps only (every side suit void).
-        tmask = suit_mask(trump)
-        may = tmask
-        if state[PS_FORBID] and top >= 0:
-            may = tmask & cards_above(top)
-        under = np.int64(state[PS_FORBID] != 0) & np.int64(suit == trump) & np.int64(led != trump) & np.int64(card < top)
-        lacks = (suit_mask(led) & (U0 - np.uint64(shown))) | (may & (U0 - np.uint64(shown & state[PS_VOID_TRUMP])))
-        lacks |= (ALL_CARDS & ~tmask) & (U0 - np.uint64(under))
-        state[PS_LACKS + seat] |= np.int64(lacks)
-        state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump) | ((under * 15) & ~(np.int64(1) << trump))
+        if know:
+            # Not following shows a void in the led suit (a trump on a side-suit lead shows
+            # nothing: trumping is permissive); under void_play = trump, no trump it could
+            # play either. Branch-free: the condition is as good as random.
+            shown = np.int64((suit != led) & (suit != trump))
+            no_trump = shown & state[PS_VOID_TRUMP] & np.int64(not (state[PS_FORBID] and top >= 0))
+            # The same as cards (PS_LACKS), with what suits cannot say: under void_play = trump with undertrumping
+            # forbidden, not trumping after a trump shows no trump above it (the lower ones were forbidden); and a
+            # forbidden undertrump, made on a side-suit lead, shows a hand of trumps only (every side suit void).
+            tmask = suit_mask(trump)
+            may = tmask
+            if state[PS_FORBID] and top >= 0:
+                may = tmask & cards_above(top)
+            under = (np.int64(state[PS_FORBID] != 0) & np.int64(suit == trump) & np.int64(led != trump)
+                     & np.int64(card < top))
+            lacks = (suit_mask(led) & (U0 - np.uint64(shown))) | (may & (U0 - np.uint64(shown & state[PS_VOID_TRUMP])))
+            lacks |= (ALL_CARDS & ~tmask) & (U0 - np.uint64(under))
+            state[PS_LACKS + seat] |= np.int64(lacks)
+            state[PS_VOIDS + seat] |= (shown << led) | (no_trump << trump) | ((under * 15) & ~(np.int64(1) << trump))
         if beats(card, best_card, led, trump):
             best_card, best_seat = card, seat
             state[PS_BEST_CARD] = card

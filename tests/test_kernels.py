@@ -71,3 +71,26 @@ def test_kick_and_game_points_match_reference():
         cards = rng.sample(range(52), rng.randrange(0, 30))
         assert game_points(np.uint64(mask_of(cards))) == sum(ref.card_points(card_name(c)) for c in cards)
     assert game_points(np.uint64((1 << 52) - 1)) == 4 * (10 + 4 + 3 + 2 + 1)
+
+
+def test_rank_picks_match_a_loop_over_the_ranks():
+    # heuristic.lowest_rank / highest_rank fold the four suits instead of looping over the ranks: the card of
+    # lowest (highest) rank, ties to the lower suit, as the loops they replaced.
+    from analyser.engine.bits import next_seat
+    from analyser.engine.heuristic import highest_rank, lowest_rank
+
+    def by_loop(cards, ranks):
+        for r in ranks:
+            hit = [c for c in cards if c % 13 == r]
+            if hit:
+                return min(hit)
+        return None
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        cards = rng.sample(range(52), rng.randrange(1, 14))
+        m = np.uint64(mask_of(cards))
+        assert lowest_rank(m) == by_loop(cards, range(13))
+        assert highest_rank(m) == by_loop(cards, range(12, -1, -1))
+    for players in (2, 3, 4):
+        assert [next_seat(s, players) for s in range(players)] == [(s + 1) % players for s in range(players)]

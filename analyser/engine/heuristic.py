@@ -78,7 +78,7 @@ from numba import njit
 
 from ..rules import R_GIFT, R_PLAYERS, R_TARGET
 from .bits import (
-    GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, U1, bit, game_points, highest_card, lowest_card, next_seat,
+    GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, SUIT_BITS, U1, bit, game_points, highest_card, lowest_card, next_seat,
     popcount, rand_unit, side_of, suit_mask,
 )
 from .evaluator import trump_strength
@@ -106,6 +106,8 @@ PLAIN = np.uint64(sum(int(RANK_MASKS[r]) for r in range(RANK_TEN)))  # 2..9 of e
 TENS = RANK_MASKS[RANK_TEN]
 ACES = RANK_MASKS[RANK_ACE]
 TENS_AND_JACKS = np.uint64(int(RANK_MASKS[RANK_TEN]) | int(RANK_MASKS[RANK_JACK]))
+JQK = np.uint64(sum(int(RANK_MASKS[r]) for r in range(RANK_JACK, RANK_ACE)))  # jacks, queens, kings
+AKQJ = np.uint64(sum(int(RANK_MASKS[r]) for r in range(RANK_JACK, RANK_ACE + 1)))  # aces, kings, queens, jacks
 
 
 @njit(cache=True, inline="always")
@@ -192,13 +194,22 @@ def heuristic_discard(params, hand, trump, keep):
 
 
 @njit(cache=True, inline="always")
+def ranks_held(cards):
+    """The ranks (bit r for rank r) of which `cards` holds at least one card, in any suit."""
+    return (cards | (cards >> np.uint64(13)) | (cards >> np.uint64(26)) | (cards >> np.uint64(39))) & SUIT_BITS
+
+
+@njit(cache=True, inline="always")
 def lowest_rank(cards):
-    """The card of lowest rank in `cards` (non-empty); ties go to the lower suit."""
-    for r in range(13):
-        x = cards & RANK_MASKS[r]
-        if x:
-            return lowest_card(x)
-    return -1
+    """The card of lowest rank in `cards` (non-empty); ties go to the lower suit. Without a loop over the
+    ranks: the lowest rank held in any suit, then the lowest card of that rank."""
+    return lowest_card(cards & (RANK_MASKS[0] << np.uint64(lowest_card(ranks_held(cards)))))
+
+
+@njit(cache=True, inline="always")
+def highest_rank(cards):
+    """The card of highest rank in `cards` (non-empty); ties go to the lower suit."""
+    return lowest_card(cards & (RANK_MASKS[0] << np.uint64(highest_card(ranks_held(cards)))))
 
 
 @njit(cache=True, _nrt=False)
@@ -215,9 +226,8 @@ def cheapest(cards, trump, guarding):
     trumps = cards & tmask
     if side & PLAIN:
         return lowest_rank(side & PLAIN)
-    for r in range(RANK_JACK, RANK_ACE):
-        if side & RANK_MASKS[r]:
-            return lowest_card(side & RANK_MASKS[r])
+    if side & JQK:
+        return lowest_rank(side & JQK)  # the lowest of jacks, queens and kings
     if trumps & PLAIN and not guarding:
         return lowest_card(trumps & PLAIN)
     if side & ACES:
@@ -244,9 +254,8 @@ def cheapest_win(cards, trump):
     if side:
         if side & TENS:
             return lowest_card(side & TENS), True
-        for r in range(RANK_ACE, RANK_TEN, -1):
-            if side & RANK_MASKS[r]:
-                return lowest_card(side & RANK_MASKS[r]), True
+        if side & AKQJ:
+            return highest_rank(side & AKQJ), True  # the highest of aces, kings, queens and jacks
         return lowest_card(side), True
     return lowest_card(trumps), False
 
@@ -290,10 +299,9 @@ def smear_card(legal, trump):
         return trump * 13 + RANK_JACK
     if legal & TENS:
         return lowest_card(legal & TENS)
-    side = legal & ~suit_mask(trump)
-    for r in range(RANK_ACE, RANK_TEN, -1):
-        if side & RANK_MASKS[r]:
-            return lowest_card(side & RANK_MASKS[r])
+    side = legal & ~suit_mask(trump) & AKQJ
+    if side:
+        return highest_rank(side)  # the highest of aces, kings, queens and jacks
     return -1
 
 

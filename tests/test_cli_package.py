@@ -18,7 +18,7 @@ from analyser.policy import PolicyError
 GOLDEN = Path(__file__).parent / "golden" / "help"
 # In the order of the top-level help; "" is the top level itself (stored as allfours.txt).
 COMMANDS = ["rules", "simulate", "replay", "solve", "tournament", "bench", "equity", "hint", "whatif", "analyse", "strategy", "equilibrium",
-            "check-advice", "report", "record", "play"]
+            "check-advice", "report", "card", "record", "play"]
 # Options whose entries a help text may change without a new stored copy (none now).
 PENDING: dict[str, set[str]] = {}
 

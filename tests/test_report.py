@@ -31,6 +31,8 @@ TABLE_COLUMNS = {
     "equilibrium-dealer": ["hand class", "in words", "deals", "P(give)", "95% CI", "heuristic P(give)", "action"],
     "equilibrium-exploitability": ["strategy", "exploitability", "eldest's gain", "dealer's gain", "simulated (95% CI)", "eldest's value"],
     "equilibrium-advice": ["claim", "test", "estimate", "95% CI", "verdict", "best response verdict", "deals"],
+    "rules-of-thumb": ["role", "size", "lines", "rule", "agreement %, 95% CI", "cost, net points/deal",
+                       "cost, match-win %-points/deal", "fit loss", "on the card"],
     "play-advice": ["tip", "switch", "net points, on minus off", "95% CI", "verdict", "deals", "deals needed",
                     "share changed", "effect where changed", "match-win, on minus off", "match-win 95% CI",
                     "match-win verdict", "matches", "player follows it", "situations"],
@@ -75,7 +77,7 @@ def test_every_file_and_chart(report_dir):
         assert (report_dir / name).is_file(), name
     charts = ["strategy/beg-minus-stand.png", "strategy/give-minus-run.png", "score-eldest.png", "score-dealer.png",
               "equity-heatmap.png", "tournaments.png", "equilibrium-scores/scores-eldest.png",
-              "equilibrium-scores/scores-dealer.png"]
+              "equilibrium-scores/scores-dealer.png", "card.png"]
     html = (report_dir / "report.html").read_text()
     md = (report_dir / "REPORT.md").read_text()
     for chart in charts:
@@ -127,6 +129,28 @@ def test_the_equilibrium_section(report_dir):
     for claim, verdict in zip(advice["claim"], advice["verdict"]):
         assert f"**{verdict}** (equilibrium): {claim}" in md
     assert (report_dir / "equilibrium" / "equilibrium.json").is_file()
+
+
+def test_the_rules_of_thumb_section(report_dir):
+    from analyser.analysis.bidding.rules_of_thumb import SIZES, RuleList
+
+    md = (report_dir / "REPORT.md").read_text()
+    doc = json.loads((report_dir / "rules-of-thumb" / "rules.json").read_text())
+    assert json.loads((report_dir / "report.json").read_text())["rules_of_thumb_fitted"] == doc
+    assert "## Rules of thumb fitted to the equilibrium" in md
+    assert md.index("## Rules of thumb fitted") < md.index("## Play advice")
+    assert doc["measure"]["seed"] != doc["fit"]["seed"]  # measured on other deals than the fitting ones
+    table = pd.read_csv(report_dir / "tables" / "rules-of-thumb.csv")
+    assert len(table) == 2 * len(SIZES) and list(table["on the card"].fillna("")).count("yes") == 2
+    for row in doc["sizes"]:
+        rule = RuleList.from_json(row["rule"])
+        assert rule.describe() == row["text"] and rule.table() == row["table"]
+        assert " ".join(row["text"]) in list(table["rule"])
+    for role in ("eldest", "dealer"):
+        chosen = next(r for r in doc["sizes"] if r["role"] == role and r["size"] == doc["chosen"][role])
+        assert f"**{role.capitalize()}** ({chosen['lines']} line" in md and " ".join(chosen["text"]) in md
+    assert {(z["role"], z["zone"]) for z in doc["near_target"]} == {(r, z) for r in ("eldest", "dealer")
+                                                                     for z in ("you", "they")}
 
 
 def test_the_play_advice_section(report_dir):

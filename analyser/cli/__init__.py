@@ -26,6 +26,7 @@ from . import analyse
 from . import hint
 from . import record
 from . import play
+from . import card
 
 # The click that typer runs on (its own copy in newer typers, click itself in older ones), found
 # through an exception class typer exports.
@@ -157,6 +158,7 @@ app.command("strategy")(strategy.strategy)
 app.command("equilibrium")(equilibrium.equilibrium)
 app.command("check-advice")(advice.check_advice)
 app.command("report")(report.report)
+app.command("card")(card.card)
 app.command("record")(record.record)
 app.command("play")(play.play)
 

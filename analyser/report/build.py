@@ -42,7 +42,10 @@ from ..hand_text import KEY as CLASS_KEY
 from ..hand_text import class_words
 from ..rules import RuleSet
 from ..rules_text import describe
+from ..analysis.bidding.rules_of_thumb import FitInput
+from .card import RULES_FOLDER, Card
 from .charts import score_shift_chart, tournament_chart
+from .rules_section import rules_part, rules_section
 from .document import Document
 from .folder import Partial
 from .play import play_section
@@ -126,7 +129,7 @@ def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
 
 
 REPORT_PARTS = ("strategy", "equity", "advice", "equilibrium", "equilibrium-fine", "equilibrium-scores",
-                "score-shifts", "tournaments")  # the parts a report keeps as they finish (folder.Partial)
+                "rules-of-thumb", "score-shifts", "tournaments")  # the parts a report keeps as they finish (folder.Partial)
 
 
 def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 1, policy: str = "heuristic",
@@ -194,6 +197,11 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                             f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score",
                             lambda: run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", table,
                                                    out / "equilibrium-scores", threads=threads, executor=executor))
+    fit = FitInput.of_result(eq, "equilibrium")
+    thumbs = run_part("rules-of-thumb", f"rules of thumb: fitted to the equilibrium, measured on {sizes.equilibrium:,} "
+                                        "fresh deals",
+                      lambda: rules_part(rules, fit, sizes.equilibrium, equity,
+                                         None if by_score is None else by_score.frame(), out, executor, say))
     shifts = run_part("score-shifts", "score what-ifs",
                       lambda: score_shifts(rules, tuned, equity, seed, sizes.whatif, threads))
 
@@ -281,6 +289,9 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     doc.table(advice_view, "Advice check", path)
 
     _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
+    card = Card(rules, thumbs, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
+                f"this report's {RULES_FOLDER}/", "this report's advice check")
+    rules_section(doc, out, thumbs, card, save_table, numbers)
     play_section(doc, out, advice, numbers, save_table)
 
     doc.heading("How strong are the simulated players?")

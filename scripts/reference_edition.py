@@ -71,9 +71,18 @@ def main() -> int:
         print(f"{name}: done in {time.perf_counter() - began:.0f} s", flush=True)
         lines.append(f"| {preset} | {players} | {size:,} | [{name}/REPORT.md]({name}/REPORT.md) "
                      f"([html]({name}/report.html)) |")
+    lines += ["", RULES_OF_THUMB_NOTE]
     if not args.only:
         (args.out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
+
+
+RULES_OF_THUMB_NOTE = (
+    "Each report's section \"Rules of thumb fitted to the equilibrium\" (`rules-of-thumb/rules.json` and "
+    "`rules.csv`, `tables/rules-of-thumb.csv`, `card.png`; docs/rules-of-thumb.md) is part of the report; for a "
+    "finished edition it is added or redone alone, from the edition's own equilibrium run, equity table and "
+    "at-every-score run, by `.venv/bin/python scripts/reference_edition.py --rules-of-thumb [--only NAME]` "
+    "(about half a minute an edition; `allfours card` reads it).")
 
 
 def rules_of_thumb(results: Path, only: str | None) -> int:

@@ -133,7 +133,7 @@ def cost_words(row: dict[str, Any]) -> str:
             f"[{100 * a['ci95'][0]:.1f}, {100 * a['ci95'][1]:.1f}]; costs {c['mean']:+.4f} net points per deal "
             f"[{c['ci95'][0]:+.4f}, {c['ci95'][1]:+.4f}]")
     if w is not None:
-        text += (f", {100 * w['mean']:+.3f} points of match-win chance per deal from 0:0 "
+        text += (f", {100 * w['mean']:+.3f} percentage points of match-win chance per deal from 0:0 "
                  f"[{100 * w['ci95'][0]:+.3f}, {100 * w['ci95'][1]:+.3f}]")
     return text + " (95% CIs)"
 

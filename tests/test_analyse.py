@@ -193,15 +193,45 @@ def test_luck_of_the_deal_and_its_result() -> None:
     assert second.deal_points == [1, 2]  # the gift to side 0, the six's kick to side 1
 
 
-def test_nine_card_deal_luck_from_trick_four_and_its_early_plays_not_analysed(tmp_path) -> None:
+def test_nine_card_deal_every_decision_rated_and_luck_at_the_first_lead(tmp_path) -> None:
     path = tmp_path / "deal.jsonl"
     path.write_text(docs_deal(), encoding="utf-8")
     report = run(path, Settings(worlds=8, bid_deals=200))
     line = report.lines[0]
-    assert line.luck_trick == 4 and "trick 4" in line.note
+    assert line.luck_trick == 1 and line.luck_method in ("exact", "bounded")
+    assert (line.luck_method == "bounded") == ("bounded search" in (line.note or ""))
+    cards = [d for d in report.decisions if d.kind == "card"]
+    assert cards and all(d.analysed for d in cards)
+    big = [d for d in cards if d.trick <= 3]  # more than 24 cards in the hands
+    assert big and all(d.method in ("exact", "bounded") for d in big)
+    assert all(d.method == "exact" and d.note is None for d in cards if d.trick >= 4)
+    assert all("bounded search" in d.note for d in big if d.method == "bounded")
+
+
+def test_max_cards_24_is_the_analysis_of_before(tmp_path) -> None:
+    """--max-cards 24: the early plays of a 9-card deal not analysed, the luck from trick 4."""
+    path = tmp_path / "deal.jsonl"
+    path.write_text(docs_deal(), encoding="utf-8")
+    report = run(path, Settings(worlds=8, bid_deals=200, max_cards=24))
+    line = report.lines[0]
+    assert line.luck_trick == 4 and "trick 4" in line.note and line.luck_method == "exact"
     skipped = [d for d in report.decisions if not d.analysed]
     assert skipped and all(d.kind == "card" and d.trick <= 3 and "--max-cards 24" in d.note for d in skipped)
     assert all(d.analysed for d in report.decisions if d.kind == "card" and d.trick >= 4)
+
+
+def test_twelve_card_deal_every_decision_rated(tmp_path) -> None:
+    """A deal after two runs (12 cards each, simulated by the heuristic): every card decision rated."""
+    rules = make_rules("trinidad")
+    kinds, params = seat_policies(["heuristic"], 4)
+    twelve = next(x for x in iter_log_lines(rules, 40, 1, kinds, params) if dumps(x).count('"play"') == 48)
+    path = tmp_path / "twelve.jsonl"
+    path.write_text(dumps(twelve) + "\n", encoding="utf-8")
+    report = run(path, Settings(worlds=4, bid_deals=100))
+    cards = [d for d in report.decisions if d.kind == "card"]
+    assert len(cards) + report.lines[0].forced == 48
+    assert all(d.analysed and d.loss >= 0 for d in cards)
+    assert any(d.method == "bounded" for d in cards) and report.lines[0].luck_trick == 1
 
 
 @pytest.mark.parametrize("preset,players", [("classic", 3), ("classic", 2), ("partnership-seven", 4),

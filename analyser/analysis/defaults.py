@@ -20,4 +20,4 @@ WHATIF_MAX_DEALS = 200_000
 WHATIF_STOP_Z = 3.0
 ANALYSE_WORLDS = 100               # analyse, whatif --log: worlds per card decision
 ANALYSE_BID_DEALS = 4000           # analyse: paired deals per stand/beg or give/run decision
-ANALYSE_MAX_CARDS = 24             # analyse, whatif --log: card decisions with more cards left are not analysed
+ANALYSE_MAX_CARDS = 52             # analyse, whatif --log: card decisions with more cards left are not analysed (52: none)

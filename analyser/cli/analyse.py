@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the c
     from ..rules import RuleSet
 
 WORLDS_HELP = "Worlds per card decision: deals of the cards the player has not seen, consistent with what it has seen."
-MAX_CARDS_HELP = ("Card decisions with more cards than this left in all hands together are not analysed (the solver's "
-                  "time grows about 2.5-fold per card; 24 is six cards each for four players).")
+MAX_CARDS_HELP = ("Card decisions with more cards than this left in all hands together are not analysed (52: all are; "
+                  "above 24 the worlds the solver cannot finish quickly are valued by the bounded search).")
 
 
 def equity_loader(policy: str, equity_dir: Path | None, threads: int | None):
@@ -165,6 +165,11 @@ def format_report(report: Report) -> str:
                                                                  f"{s.max_cards} cards left in the hands: "
                                                                  "--max-cards)" if big else "")
                      + (f"; {len(skipped) - big} bids (see --json)" if len(skipped) > big else ""))
+    bounded = sum(d.method == "bounded" for d in decisions)
+    if bounded:
+        lines.append(f"bounded search: {bounded} card decisions (more than {s.budget.horizon} cards in the hands: "
+                     "worlds the solver did not finish within the node budget valued by the heuristic's play down "
+                     f"to {s.budget.horizon} cards, then the solver)")
     forced = sum(line.forced for line in report.lines)
     if forced:
         lines.append(f"forced plays (one legal card, no decision): {forced}")

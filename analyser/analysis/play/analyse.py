@@ -7,10 +7,13 @@ line as ``replay`` does), from the decider's point of view, with only what it co
   the seat has seen, each world solved with every hand open (``cardvalues.py``). The
   best card has the highest mean; the **loss** of the card played is the best card's
   value minus its value, world by world on the same worlds, so its 95% CI is the paired
-  one. Positions with more than ``max_cards`` cards left in the hands are not analysed
-  (the solver's work grows about 2.5-fold per card; a 12-card trinidad deal after runs
-  is out of reach from the first tricks), and the output says so. A play with one legal
-  card is no decision (counted as forced).
+  one. The solver's work grows about 2.5-fold per card, so a world with more than 24
+  cards in the hands (a trinidad deal after runs) is solved whole only within a node
+  budget, and otherwise valued by the **bounded search** (``engine/bounded.py``: the
+  heuristic's play down to 24 cards, the solver after); such a decision says so
+  (``method``: ``exact`` or ``bounded``, and a note). Positions with more than
+  ``max_cards`` cards left (default 52: none) are not analysed, and the output says
+  so. A play with one legal card is no decision (counted as forced).
 * **bids** (stand/beg, give/run): the what-if's paired rollouts (``whatif.py``) from that
   exact position: the decider's hand, the turn-up, the score, its role, ``bid_deals``
   deals with both options on each deal, every other decision by ``policy``. The loss
@@ -26,8 +29,10 @@ reaches the ``doubtful`` threshold but whose interval reaches below it is **too 
 call** (shown with its loss, not flagged).
 
 **The luck of the deal**: the perfect-information value of the position (every hand
-open, perfect play by everyone) at the first lead, or at the first trick with at most
-``max_cards`` cards left, for each side; beside it the **result**, what the deal's play
+open, perfect play by everyone) at the first lead (at the first trick with at most
+``max_cards`` cards left, if that is lower), for each side: exact when the solver
+finishes within ``LUCK_NODES`` nodes, else the bounded search's estimate (``luck_method``
+says which); beside it the **result**, what the deal's play
 really gave (High, Low, Jack, Game, net). Result minus luck is what the play of both
 sides made of the cards dealt.
 
@@ -56,7 +61,7 @@ from ...engine.layout import PS_LED, PS_TRICK_NO
 from ...referee import LogError
 from ...rules import RuleSet
 from .. import AnalysisError
-from .cardvalues import Buffers, CardValues, card_values, cards_left
+from .cardvalues import BOUNDED, Budget, Buffers, CardValues, card_values, cards_left
 from ..defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from ..bidding.equity import EquityTable
 from .logcuts import Bid, LineDecisions, Play, line_decisions
@@ -66,6 +71,7 @@ from ..bidding.whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_sc
 FLAGS = ("doubtful", "error", "blunder")
 CLOSE = "too close to call"   # a loss reaching `doubtful` on average, but not at the lower end of its 95% CI
 KINDS = ("bid", "card")
+LUCK_NODES = 2_000_000  # the luck's one open solve at the first lead: exact within this many nodes, else bounded
 POINT_WHY = ("high", "low", "jack", "hang-jack", "game")
 DEAL_WHY = ("kick", "gift", "jack-bonus")
 
@@ -116,6 +122,7 @@ class Settings:
     policy: str = "heuristic"
     max_cards: int = ANALYSE_MAX_CARDS
     seed: int = 1
+    budget: Budget = Budget()  # worlds above its horizon: exact within its nodes, else the bounded search
     thresholds: Thresholds = Thresholds()
     threads: int | None = None
     seats: frozenset[int] | None = None   # only these seats' decisions (None: all)
@@ -129,6 +136,7 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         return {"worlds": self.worlds, "bid_deals": self.bid_deals, "policy": self.policy,
                 "max_cards": self.max_cards, "seed": self.seed,
+                "horizon": self.budget.horizon, "nodes": self.budget.nodes,
                 "thresholds": dataclasses.asdict(self.thresholds),
                 "flag_rule": "the lower end of the loss's 95% CI reaches the threshold",
                 "seats": sorted(self.seats) if self.seats is not None else None,
@@ -156,6 +164,7 @@ class Decision:
     note: str | None = None
     trick: int | None = None  # card decisions: 1-based trick number
     close: bool = False       # too close to call: the mean loss reaches `doubtful`, its CI's lower end does not
+    method: str | None = None  # card decisions: EXACT (every world solved) or BOUNDED (cardvalues.py)
 
     @property
     def analysed(self) -> bool:
@@ -172,7 +181,7 @@ class Decision:
                 "loss_ci95": list(self.loss_ci95) if self.loss_ci95 else None, "flag": self.flag,
                 "too_close": self.close,
                 "analysed": self.analysed, "where": self.where, "trick": self.trick, "samples": self.samples,
-                "win_loss": self.win_loss, "options": self.options, "note": self.note}
+                "win_loss": self.win_loss, "options": self.options, "note": self.note, "method": self.method}
 
 
 @dataclasses.dataclass
@@ -188,6 +197,7 @@ class LineReport:
     result: list[float] | None          # per side: what the play gave, net
     deal_points: list[int]              # per side: kicks, gift, jack bonus
     note: str | None = None
+    luck_method: str | None = None      # EXACT (the solver finished within LUCK_NODES) or BOUNDED
 
     @property
     def rules(self) -> RuleSet:
@@ -198,7 +208,8 @@ class LineReport:
         return {"line": self.line, "match": self.match, "dealer": self.facts.dealer,
                 "score_before": self.facts.score_before, "score_after": v.score_after if v else None,
                 "winner": v.winner if v else None, "decisions": len(self.decisions), "forced": self.forced,
-                "luck": self.luck, "luck_trick": self.luck_trick, "result": self.result,
+                "luck": self.luck, "luck_trick": self.luck_trick, "luck_method": self.luck_method,
+                "result": self.result,
                 "deal_points": self.deal_points, "note": self.note}
 
 
@@ -384,7 +395,7 @@ def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
                         note=f"not analysed: {left} cards left in the hands, more than --max-cards "
                              f"{settings.max_cards}")
     rng = rng_state(stream(settings.seed, line, play.event))
-    values = card_values(position, settings.worlds, rng, equity, buffers)
+    values = card_values(position, settings.worlds, rng, equity, buffers, settings.budget)
     return card_decision(base, values, play.chosen, settings.thresholds)
 
 
@@ -392,9 +403,11 @@ def card_decision(base: dict[str, Any], values: CardValues, chosen: int, thresho
     loss = values.loss(chosen)
     wl = values.win_loss(chosen)
     ci = _ci(loss)
+    note = values.method_note() if values.method == BOUNDED else None
     return Decision(**base, best=card_name(values.best), loss=loss.mean, loss_ci95=ci,
                     flag=thresholds.flag(loss.mean, ci), options=values.to_json(), samples=values.values.shape[0],
-                    win_loss=None if wl is None else wl.mean, close=thresholds.close(loss.mean, ci))
+                    win_loss=None if wl is None else wl.mean, close=thresholds.close(loss.mean, ci),
+                    note=note, method=values.method)
 
 
 def _ci(est: Estimate) -> tuple[float, float]:
@@ -491,35 +504,46 @@ def bid_judgement(res: WhatIfResult, chosen: str, deals: int,
 # --- luck -------------------------------------------------------------------------------------------
 
 
-def luck_and_result(facts: LineDecisions, settings: Settings,
-                    buffers: Buffers) -> tuple[list[float] | None, int | None, list[float] | None, str | None]:
-    """(luck per side, the trick it is taken at, result per side, a note) for two sides; Nones otherwise."""
+Luck = tuple[list[float] | None, int | None, list[float] | None, str | None, str | None]
+
+
+def luck_and_result(facts: LineDecisions, settings: Settings, buffers: Buffers) -> Luck:
+    """(luck per side, the trick it is taken at, result per side, a note, how the luck was valued: EXACT or
+    BOUNDED) for two sides; Nones otherwise."""
     rules = facts.rules
     if facts.start is None:
-        return None, None, None, "no trick play"
+        return None, None, None, "no trick play", None
     if rules.sides != 2:
-        return None, None, None, "luck not computed with three players (the solver's value is the mover's alone)"
+        return (None, None, None, "luck not computed with three players (the solver's value is the mover's alone)",
+                None)
     luck = None
     trick = None
     note = None
+    method = None
+    budget = dataclasses.replace(settings.budget, nodes=LUCK_NODES)
     for play in facts.plays:
         pos = play.position
         if pos.state[PS_LED] < 0 and cards_left(pos) <= settings.max_cards:
-            v = card_values(pos, 0, np.zeros(4, dtype=np.uint64), None, buffers)
+            v = card_values(pos, 0, np.zeros(4, dtype=np.uint64), None, buffers, budget)
             best = float(v.values.max())
             luck = _by_side(rules, pos.side, best)
             trick = int(pos.state[PS_TRICK_NO]) + 1
+            method = v.method
             break
     if luck is None:
         note = f"luck not computed: more than --max-cards {settings.max_cards} cards left at every trick"
     elif trick != 1:
         note = f"luck from trick {trick}: the tricks before it hold more than --max-cards {settings.max_cards} cards"
+    if method == BOUNDED:
+        note = ((note + "; ") if note else "") + (
+            f"luck estimated by the bounded search ({cards_left(pos)} cards in the hands: the solver did not finish "
+            f"within {LUCK_NODES:,} nodes; the heuristic's play down to {budget.horizon} cards, then the solver)")
     last = facts.plays[-1] if facts.plays else None
     result = None
     if last is not None and facts.verdict is not None:
         v = card_values(last.position, 0, np.zeros(4, dtype=np.uint64), None, buffers)
         result = _by_side(rules, last.position.side, float(v.values.max()))
-    return luck, trick, result, note
+    return luck, trick, result, note, method
 
 
 def _by_side(rules: RuleSet, side: int, value: float) -> list[float]:
@@ -578,7 +602,7 @@ def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
                 decisions.append(judge_card(p.number, d, settings, buffers, table))
             if progress is not None:
                 progress(1)
-        luck, trick, result, note = luck_and_result(facts, settings, buffers)
+        luck, trick, result, note, luck_method = luck_and_result(facts, settings, buffers)
         reports.append(LineReport(p.number, match, p.obj, facts, decisions, forced, luck, trick, result,
-                                  deal_points(facts, rules.sides), note))
+                                  deal_points(facts, rules.sides), note, luck_method))
     return Report(file, settings, reports, any_win)

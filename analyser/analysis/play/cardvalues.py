@@ -15,6 +15,13 @@ standard error is far smaller than either card's.
 ``worlds = 0`` values the true position once (perfect information): the luck of the
 deal, and the ceiling of any play.
 
+**Big positions** (a trinidad deal after runs: 36 or 48 cards in the hands). A world with
+more than ``horizon`` cards in the hands (24) is solved exactly only if the solver
+finishes within ``nodes`` nodes (once one world does not, the others are not tried);
+otherwise each card is valued by the **bounded search** (``engine/bounded.py``): every seat
+plays the heuristic's card down to the horizon, the solver values the rest. A
+``CardValues`` says how its worlds were valued (``exact_worlds``, ``method``).
+
 **Match-win probability** (two sides only). In one world a card's value v is the
 mover's side's points minus the other side's. High and Low are known in the world
 (who was dealt the top and bottom trump in play), the jack's holder too; the outcomes
@@ -37,16 +44,37 @@ import numpy as np
 
 from ...cards import card_name, cards_of
 from ...engine.bits import rng_state
+from ...engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
+from ...engine.layout import K_PIMC
 from ...engine.layout import (
     N_STATE, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_SCORE, PS_START, PS_TO_PLAY, PS_TRUMP,
 )
-from ...engine.search import cards_in_hands, new_play_buffer, sample_world, world_values
+from ...engine.search import bounded_world_values, cards_in_hands, new_play_buffer, sample_world, world_values
 from ...engine.solver import NO_VALUE
+from ...policy import default_row
 from ...solve import Position
 from ..bidding.equity import EquityTable
 from ..stats import Estimate, estimate, paired_difference
 
 GAME_TIES = ("none", "dealer-opponents", "non-dealer")
+EXACT, BOUNDED = "exact", "bounded"  # how a decision's worlds were valued: every one by the solver, or not
+CONTINUATION = default_row(K_PIMC)  # the row the bounded search's continuations play by (the heuristic's defaults)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How big a world the solver takes whole: at most `horizon` cards in the hands, or above that within
+    `nodes` nodes (0: never); the rest by the bounded search."""
+
+    horizon: int = BOUNDED_HORIZON
+    nodes: int = BOUNDED_NODES
+
+    def exact_for(self, position: Position) -> bool:
+        """Every world of `position` is solved whole (no budget needed)."""
+        return cards_left(position) <= self.horizon
+
+
+EXACT_ONLY = Budget(horizon=52, nodes=0)  # every world solved whole, whatever it costs
 
 
 class Buffers:
@@ -72,6 +100,21 @@ class CardValues:
     win: np.ndarray | None
     worlds: int
     exact: bool = False  # the rows are every consistent deal (exact_card_values): the means have no error
+    exact_worlds: int | None = None  # rows solved by the solver (the rest by the bounded search); None: all
+    horizon: int = BOUNDED_HORIZON   # the bounded search's: cards in the hands where the solver takes over
+
+    @property
+    def method(self) -> str:
+        """EXACT (every world solved) or BOUNDED (some valued by the bounded search)."""
+        return EXACT if self.exact_worlds is None or self.exact_worlds == self.values.shape[0] else BOUNDED
+
+    def method_note(self) -> str:
+        """How the worlds were valued, in words."""
+        rows = self.values.shape[0]
+        if self.method == EXACT:
+            return "every world solved exactly"
+        return (f"bounded search: {self.exact_worlds} of {rows} worlds solved exactly within the node budget, "
+                f"the others by the heuristic's play down to {self.horizon} cards, then the solver")
 
     @property
     def seat(self) -> int:
@@ -149,8 +192,9 @@ def cards_left(position: Position) -> int:
 
 
 def card_values(position: Position, worlds: int, rng: np.ndarray, equity: EquityTable | None = None,
-                buffers: Buffers | None = None) -> CardValues:
-    """Every legal card of the seat to move valued on `worlds` sampled worlds (0: the true position)."""
+                buffers: Buffers | None = None, budget: Budget = Budget()) -> CardValues:
+    """Every legal card of the seat to move valued on `worlds` sampled worlds (0: the true position); worlds
+    above the budget's horizon by the solver within its nodes, else by the bounded search (module docstring)."""
     b = buffers or Buffers()
     rules = position.rules
     r = rules.as_array()
@@ -161,13 +205,24 @@ def card_values(position: Position, worlds: int, rng: np.ndarray, equity: Equity
     values = np.zeros((rows, len(cards)), dtype=np.float64)
     win = np.zeros((rows, len(cards)), dtype=np.float64) if equity is not None and rules.sides == 2 else None
     seat = position.seat
+    whole = budget.exact_for(position)
+    nodes = budget.nodes
+    exact = 0
     for w in range(rows):
         if worlds > 0:
             sample_world(b.play, seat, rng, b.world)
         else:
             b.world[:N_STATE] = b.play[:N_STATE]
-        _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
-    return CardValues(position, cards, values, win, worlds)
+        if whole:
+            _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
+            continue
+        solved = bounded_world_values(b.world, r, 0, rng, b.row, CONTINUATION, budget.horizon, nodes)
+        exact += solved
+        if not solved:
+            nodes = 0  # as pimc does: a world the budget did not cover, so none of its like is tried again
+        _card_row(b, rules, cards, equity, values[w], None if win is None else win[w])
+    return CardValues(position, cards, values, win, worlds, exact_worlds=None if whole else exact,
+                      horizon=budget.horizon)
 
 
 def exact_card_values(position: Position, worlds: np.ndarray, equity: EquityTable | None = None,
@@ -193,6 +248,12 @@ def _value_world(b: Buffers, rules, r: np.ndarray, cards: list[int], rng: np.nda
                  values: np.ndarray, win: np.ndarray | None) -> None:
     """Solve the world in `b.world` open and write each card's value (and match-win chance) in the rows given."""
     world_values(b.world, r, 0, rng, b.row)
+    _card_row(b, rules, cards, equity, values, win)
+
+
+def _card_row(b: Buffers, rules, cards: list[int], equity: EquityTable | None, values: np.ndarray,
+              win: np.ndarray | None) -> None:
+    """The values the world in `b.world` left in `b.row`, for the cards given (and their match-win chances)."""
     for j, c in enumerate(cards):
         v = int(b.row[0, c])
         if v == NO_VALUE:  # pragma: no cover - a legal card always has a value

@@ -245,6 +245,25 @@ def test_the_text_answer_starts_with_a_sentence_and_ranks_every_legal_card():
     assert "How this was computed" in result.stdout
 
 
+def test_a_nine_card_position_is_answered_by_the_bounded_search(tmp_path: Path):
+    """After a run (9 cards each, 36 in the hands at the first lead): an answer, labelled, legal cards only;
+    --max-cards 24 refuses it as before."""
+    line = next(x for x in lines_of("trinidad", 4, 40, 1) if sum(e["event"] == "play" for e in x["events"]) == 36)
+    cut = cut_at_play(line, 0)
+    view = tmp_path / "view.jsonl"
+    view.write_text(dumps(view_of(cut, decision_of(cut).seat)) + "\n")
+    result = runner.invoke(app, ["hint", "--log", str(view), "--worlds", "6", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["cards_left"] == 36 and doc["method"] == "bounded" and doc["worlds"] == 6
+    led = next(e["card"] for e in line["events"] if e["event"] == "play")
+    assert len(doc["cards"]) == 9 and led in doc["cards"] and doc["best"] in doc["cards"]  # a lead: any card
+    text = runner.invoke(app, ["hint", "--log", str(view), "--worlds", "6"])
+    assert text.exit_code == 0 and "bounded search: 36 cards in the hands" in text.stdout.splitlines()[0]
+    refused = runner.invoke(app, ["hint", "--log", str(view), "--max-cards", "24"])
+    assert refused.exit_code == 2 and "more than --max-cards 24" in refused.stderr
+
+
 def test_a_bid_is_answered_by_the_paired_rollouts():
     result = runner.invoke(app, ["hint", "--rules", "trinidad", "--dealer", "3", "--seat", "0", "--hand",
                                  "AH KH 9S 4D 2C JC", "--turnup", "7H", "--score", "6:11", "--json"])

@@ -15,7 +15,7 @@ from .options import (
 )
 
 HINT_WORLDS = 300      # analyser.table.hint.HINT_WORLDS (not imported: the CLI loads numba only when it runs)
-HINT_MAX_CARDS = 24    # analyser.table.hint.HINT_MAX_CARDS
+HINT_MAX_CARDS = 52    # analyser.table.hint.HINT_MAX_CARDS
 
 
 class Inference(str, enum.Enum):
@@ -51,7 +51,8 @@ def hint(
     inference: Annotated[Inference, typer.Option(
         "--inference", help="How the unseen hands are weighed: none (every deal that fits alike).")] = Inference.none,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help="Refuse a card decision with more cards "
-                                                                           "than this left in the hands.")] = HINT_MAX_CARDS,
+                                                                           "than this left in the hands (above 24 the "
+                                                                           "bounded search answers).")] = HINT_MAX_CARDS,
     policy: PolicyOpt = "heuristic",
     equity_dir: Annotated[Path | None, typer.Option(
         "--equity-dir", help="Where match-equity tables are cached (default: equity/ in the user's cache).")] = None,

@@ -11,7 +11,10 @@ in give the same answer with the same seed.
   (``engine.worlds``): when there are at most ``WORLD_LIMIT`` such deals, all of them (the values
   are exact means over them, each deal weighed alike), otherwise `worlds` of them drawn at
   random (``engine.search.sample_world``). Each deal is solved with every hand open, and every
-  legal card valued on the same deals: the difference of two cards is paired deal by deal.
+  legal card valued on the same deals: the difference of two cards is paired deal by deal. With
+  more than 24 cards in the hands (a trinidad deal after runs) a deal the solver does not finish
+  within its node budget is valued by the bounded search (``cardvalues.py``, ``engine/bounded.py``:
+  the heuristic's play down to 24 cards, the solver after), and the answer says so.
 * **A bid** (stand/beg, give/run): the paired rollouts of ``whatif --hand`` from the seat's hand,
   the turn-up and the score as the deal began.
 
@@ -29,7 +32,7 @@ import numpy as np
 
 from ..analysis.bidding.equity import EquityTable
 from ..analysis.bidding.whatif import Situation
-from ..analysis.play.cardvalues import Buffers, CardValues, card_values, exact_card_values
+from ..analysis.play.cardvalues import BOUNDED, Buffers, CardValues, card_values, exact_card_values
 from ..analysis.stats import Estimate
 from ..cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
 from ..engine.bits import rng_state
@@ -46,7 +49,7 @@ from .entry import Built, Entry, build, entry_from_line
 # Worlds sampled for a card when the consistent deals are too many to list. A 6-card 4-player first
 # lead answers in about 2 s warm on one core with this many (scripts/hint_bench.py).
 HINT_WORLDS = 300
-HINT_MAX_CARDS = 24     # cards in the hands above which a card hint is refused (the solver's time)
+HINT_MAX_CARDS = 52     # cards in the hands above which a card hint is refused (52: none; above 24, bounded)
 INFERENCES = ("none",)
 HINT_STREAM = 29        # the hint's own random stream: SeedSequence(seed, spawn_key=(HINT_STREAM,))
 RANK_WORDS = "23456789TJQKA"
@@ -173,6 +176,8 @@ class CardHint:
                 cards[name].update(win_loss=wl.mean, win_loss_ci95=list(wl.ci95))
         return {"kind": "card", "seat": v.seat, "side": self.position.side, "cards": cards,
                 "best": card_name(v.best), "worlds": int(v.values.shape[0]), "exact": self.exact,
+                "method": v.method, "worlds_solved": int(v.values.shape[0] if v.exact_worlds is None
+                                                         else v.exact_worlds),
                 "inference": self.inference, "cards_left": int(cards_in_hands(self.position.state)),
                 "win_prob": v.win is not None, "seed": self.seed, "rules": self.position.rules.as_log_dict()}
 
@@ -183,8 +188,8 @@ def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equi
     position = view_state(decision)
     left = int(cards_in_hands(position.state))
     if left > max_cards:
-        raise HintError(f"{left} cards are left in the hands, more than --max-cards {max_cards}: the solver would "
-                        "take very long (raise --max-cards to try)")
+        raise HintError(f"{left} cards are left in the hands, more than --max-cards {max_cards} (raise --max-cards "
+                        "to answer: above 24 cards the bounded search values the deals the solver cannot finish)")
     found = consistent_worlds(position.state, decision.seat, limit)
     if found.hands is not None:
         states = world_states(position.state, decision.seat, found.hands)
@@ -236,6 +241,8 @@ def card_sentence(hint: CardHint) -> str:
     gap = v.loss(second)
     over = (f"over all {v.values.shape[0]:,} deals of the unseen cards that fit what you have seen" if hint.exact
             else f"over {v.values.shape[0]:,} sampled deals of the unseen cards")
+    if v.method == BOUNDED:
+        over += f" (bounded search: {cards_in_hands(hint.position.state)} cards in the hands)"
     if hint.exact:
         if gap.mean == 0:
             return f"Play {pretty(best)} or {pretty(second)}: they are worth the same, {over}."
@@ -299,8 +306,11 @@ def card_text(hint: CardHint, explain: bool = False, where: str | None = None) -
         lines += ["", "How this was computed:",
                   f"- the deals: {how}; the bids and the others' choices are read only for what they prove "
                   "(inference: none), not for what they suggest;",
-                  "- each deal is solved with every hand open (perfect play by everyone from here on), and every "
-                  "legal card is valued on the same deals;",
+                  ("- each deal is solved with every hand open (perfect play by everyone from here on), and every "
+                   "legal card is valued on the same deals;" if v.method != BOUNDED else
+                   f"- too many cards to solve every deal whole: {v.method_note()} (every seat plays the heuristic's "
+                   "card for the next tricks, then perfectly with every hand open); every legal card is valued on "
+                   "the same deals;"),
                   "- the 95% CIs are " + ("zero-width: the means are exact over every deal that fits" if hint.exact
                                           else "the sampling error of the deals drawn; the loss's CI is paired, "
                                                "deal by deal") + ";",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,14 +95,18 @@ class Position:
 @dataclass
 class Solution:
     """The solver's answer: the seat to move, the position's value and each legal card's value
-    (canonical card names in hand order), all in net points for the mover's side."""
+    (canonical card names in hand order), all in net points for the mover's side; the nodes the
+    search visited and the seconds it took (the search alone: not loading or compiling)."""
 
     seat: int
     value: int
     cards: dict[str, int]
+    nodes: int = 0
+    seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "value": self.value, "cards": dict(self.cards)}
+        return {"seat": self.seat, "value": self.value, "cards": dict(self.cards), "nodes": self.nodes,
+                "seconds": round(self.seconds, 6)}
 
 
 # Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, as big as a search
@@ -158,10 +163,13 @@ class Solver:
         if interruptible:
             # A daemon thread, not an executor: an executor's thread is joined at exit, which Ctrl-C must not wait for.
             outcome: list[Any] = []
+            took: list[float] = []
 
             def search() -> None:
                 try:
+                    start = time.perf_counter()
                     outcome.append(int(solve_cards(*args)))
+                    took.append(time.perf_counter() - start)
                 except BaseException as err:  # handed to the caller below
                     outcome.append(err)
 
@@ -172,11 +180,14 @@ class Solver:
             if isinstance(outcome[0], BaseException):
                 raise outcome[0]
             best = outcome[0]
+            seconds = took[0]
         else:
+            start = time.perf_counter()
             best = int(solve_cards(*args))
+            seconds = time.perf_counter() - start
         cards = {card_name(c): int(values[c]) for c in position.legal_cards()}
         assert all(v != NO_VALUE for v in cards.values())
-        return Solution(seat=position.seat, value=best, cards=cards)
+        return Solution(seat=position.seat, value=best, cards=cards, nodes=self.nodes, seconds=seconds)
 
     @property
     def nodes(self) -> int:

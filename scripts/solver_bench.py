@@ -1,7 +1,7 @@
 """Benchmark of the open-hand solver: solve times of whole deals from the first lead, on one thread.
 
     .venv/bin/python scripts/solver_bench.py [--deals 1000] [--big 5] [--big-cards 12] [--seed 1]
-                                             [--table-bits N] [--json]
+                                             [--table-bits N] [--json] [--save FILE] [--compare FILE]
 
 Positions are random deals (every hand dealt from a shuffled pack, a random trump suit,
 seat 0 to lead) under trinidad rules (hang jack): `--deals` of 4 players with 6 cards
@@ -12,6 +12,10 @@ entries, 2**22 for 40 cards, 2**24 above; `--table-bits` sets one for all); comp
 (one solve first). Times are wall-clock on a machine that may be shared: the median and
 99th percentile, the total, and the search's nodes (the median and all: a machine's noise does
 not change them).
+`--save FILE` writes every deal's value, nodes and seconds (JSON); `--compare FILE` reads such a file of
+the same command at another commit (e.g. one made in a `git worktree` of the commit before) and checks
+that every value is the same, then prints both commits' nodes and times per group and the ratios of
+their totals and medians. The deals are the same for the same options (the seed draws them).
 Targets (issue 13): 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median,
 4 players with 12 cards ≤ 200 ms median.
 """
@@ -48,17 +52,44 @@ def random_positions(players: int, cards: int, count: int, rng: np.random.Genera
     return out
 
 
-def measure(solver: Solver, positions: list[Position]) -> dict[str, float]:
-    seconds, nodes = [], []
+def measure(solver: Solver, positions: list[Position], verbose: bool = False) -> tuple[dict[str, float], dict]:
+    """The group's figures, and each deal's value, nodes and seconds."""
+    seconds, nodes, values = [], [], []
     for pos in positions:
         start = time.perf_counter()
-        solver.value(pos)
+        values.append(solver.value(pos))
         seconds.append(time.perf_counter() - start)
         nodes.append(solver.nodes)
+        if verbose:
+            print(f"  deal {len(values) - 1}: value {values[-1]:+d}, {nodes[-1]:,} nodes, {seconds[-1]:.3f} s", flush=True)
+    return summary(seconds, nodes), {"values": values, "nodes": nodes, "seconds": seconds}
+
+
+def summary(seconds: list[float], nodes: list[int]) -> dict[str, float]:
     ms = np.array(seconds) * 1e3
     return {"n": len(ms), "median_ms": float(np.median(ms)), "p99_ms": float(np.percentile(ms, 99)),
             "max_ms": float(ms.max()), "total_s": float(ms.sum() / 1e3), "median_nodes": float(np.median(nodes)),
             "p99_nodes": float(np.percentile(nodes, 99)), "total_nodes": int(sum(nodes))}
+
+
+def compare(results: dict, deals: dict, ref: dict) -> None:
+    """Print the reference run's figures next to this one's; stop if any value differs."""
+    for name, now in deals.items():
+        if name not in ref:
+            continue
+        before = ref[name]
+        if before["values"] != now["values"]:
+            bad = [i for i, (a, b) in enumerate(zip(before["values"], now["values"])) if a != b]
+            raise SystemExit(f"{name}: values differ from the reference on deals {bad}")
+        old = summary(before["seconds"], before["nodes"])
+        new = results[name]
+        print(f"{name}: same {len(now['values'])} values; nodes {old['total_nodes']:,} -> {new['total_nodes']:,} "
+              f"({new['total_nodes'] / max(1, old['total_nodes']):.3f}x, median {old['median_nodes']:,.0f} -> "
+              f"{new['median_nodes']:,.0f}); time {old['total_s']:.2f} s -> {new['total_s']:.2f} s, median "
+              f"{old['median_ms']:.3f} -> {new['median_ms']:.3f} ms, slowest {old['max_ms']:.1f} -> {new['max_ms']:.1f} ms")
+        for i, (a, b, sa, sb) in enumerate(zip(before["nodes"], now["nodes"], before["seconds"], now["seconds"])):
+            if len(now["values"]) <= 40:
+                print(f"  deal {i}: {a:,} -> {b:,} nodes, {sa:.3f} -> {sb:.3f} s")
 
 
 def main() -> None:
@@ -70,6 +101,10 @@ def main() -> None:
     parser.add_argument("--table-bits", type=int, help="table size (bits of index) for every group, instead of "
                         "the one `allfours solve` sizes for its positions")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--save", help="write each deal's value, nodes and seconds to this JSON file")
+    parser.add_argument("--compare", help="a --save file of the same command at another commit: check the values "
+                        "are the same and print both runs' nodes and times")
+    parser.add_argument("--verbose", action="store_true", help="print each deal as it is solved")
     opts = parser.parse_args()
     rng = np.random.default_rng(opts.seed)
     solver = Solver()
@@ -77,13 +112,20 @@ def main() -> None:
     groups = [("4 players, 6 cards", 4, 6, opts.deals), ("2 players, 6 cards", 2, 6, opts.deals),
               (f"4 players, {opts.big_cards} cards", 4, opts.big_cards, opts.big)]
     results = {}
+    deals = {}
     for name, players, cards, count in groups:
         if count > 0:
             # The table `allfours solve` sizes for such a position (solve.table_bits: bigger for the big ones).
             bits = opts.table_bits or table_bits(players * cards)
             sized = solver if bits == DEFAULT_TT_BITS else Solver(bits)
-            results[name] = measure(sized, random_positions(players, cards, count, rng)) | {
-                "target": TARGETS.get(name, ""), "table_bits": bits}
+            figures, deals[name] = measure(sized, random_positions(players, cards, count, rng), opts.verbose)
+            results[name] = figures | {"target": TARGETS.get(name, ""), "table_bits": bits}
+    if opts.save:
+        with open(opts.save, "w", encoding="utf-8") as f:
+            json.dump(deals, f)
+    if opts.compare:
+        with open(opts.compare, encoding="utf-8") as f:
+            compare(results, deals, json.load(f))
     if opts.json:
         print(json.dumps(results, indent=1))
         return

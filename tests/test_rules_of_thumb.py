@@ -109,7 +109,10 @@ def test_search_is_the_best_list_of_each_size():
     rng = np.random.default_rng(11)
     w = rng.normal(size=len(rot.CLASSES))
     lists = rot.search(w, "eldest", max_lines=2)
-    value = lambda rule: float((rule.flags() * w).sum())
+
+    def value(rule: rot.RuleList) -> float:
+        return float((rule.flags() * w).sum())
+
     assert value(lists[1]) == pytest.approx(max(0.0, w.sum()))
     best = max(float(((np.where(m, a, d)) * w).sum()) for m in masks for a, d in itertools.product((0, 1), repeat=2))
     assert value(lists[2]) == pytest.approx(max(best, value(lists[1])))

@@ -198,7 +198,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                             lambda: run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", table,
                                                    out / "equilibrium-scores", threads=threads, executor=executor))
     fit = FitInput.of_result(eq, "equilibrium")
-    thumbs = run_part("rules-of-thumb", f"rules of thumb: fitted to the equilibrium, measured on {sizes.equilibrium:,} "
+    fitted = run_part("rules-of-thumb", f"rules of thumb: fitted to the equilibrium, measured on {sizes.equilibrium:,} "
                                         "fresh deals",
                       lambda: rules_part(rules, fit, sizes.equilibrium, equity,
                                          None if by_score is None else by_score.frame(), out, executor, say))
@@ -289,9 +289,9 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     doc.table(advice_view, "Advice check", path)
 
     _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
-    card = Card(rules, thumbs, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
+    card = Card(rules, fitted, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
                 f"this report's {RULES_FOLDER}/", "this report's advice check")
-    rules_section(doc, out, thumbs, card, save_table, numbers)
+    rules_section(doc, out, fitted, card, save_table, numbers)
     play_section(doc, out, advice, numbers, save_table)
 
     doc.heading("How strong are the simulated players?")

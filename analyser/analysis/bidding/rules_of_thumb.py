@@ -50,9 +50,8 @@ import numpy as np
 import pandas as pd
 
 from ...engine.bidding import TS_DEALER_SUM, TS_N, TS_SUM
-from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, class_key, decode_class, hand_class_code, \
+from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, class_key, decode_class, hand_features, \
     possible_classes
-from ...hand_text import class_words
 from ...rules import RuleSet
 from ...vocabulary import ROLE
 from ..stats import Z95
@@ -92,10 +91,7 @@ class Hand:
     @classmethod
     def of_cards(cls, cards: Any, trump: Any) -> Hand:
         """A real hand (cards as names, ints or a mask) with `trump` (0..3 or S H D C)."""
-        from ...engine.evaluator import _mask_and_trump
-
-        mask, suit = _mask_and_trump(cards, trump)
-        return cls.of_class(int(hand_class_code(np.uint64(mask), suit)))
+        return cls.of_class(int(hand_features(cards, trump)["hand_class"]))
 
 
 FLAG_WORDS = {"ace": "the ace of trump", "jack": "the jack of trump", "low": "a low trump (2 to 5)"}
@@ -315,10 +311,6 @@ def search(gains: np.ndarray, role: str, max_lines: int = max(SIZES)) -> dict[in
     total = float(w.sum())
     best[1] = (max(total, 0.0), RuleList(role, (), default(total)))
 
-    def consider(k: int, value: float, make: Callable[[], RuleList]) -> None:
-        if value > best[k][0] + TIE:
-            best[k] = (value, make())
-
     prefixes: list[tuple[tuple[tuple[int, str], ...], np.ndarray, float]] = [((), every, 0.0)]
     upper = float(np.maximum(w, 0.0).sum())  # every class on its better option: no list does better
     for k in range(2, max_lines + 1):
@@ -336,9 +328,10 @@ def search(gains: np.ndarray, role: str, max_lines: int = max(SIZES)) -> dict[in
                 value = np.where(useful, value, -np.inf)
                 i = int(np.argmax(value))
                 if np.isfinite(value[i]):
-                    chosen = lines + ((i, action),)
-                    consider(k, float(value[i]), lambda c=chosen, r=float(rest_w[i]): RuleList(
-                        role, tuple((conds[j], a) for j, a in c), default(r)))
+                    if float(value[i]) > best[k][0] + TIE:
+                        chosen = lines + ((i, action),)
+                        best[k] = (float(value[i]), RuleList(role, tuple((conds[j], a) for j, a in chosen),
+                                                             default(float(rest_w[i]))))
                 if k < max_lines:
                     for j in np.nonzero(useful)[0]:
                         left = rem & ~masks[j]
@@ -366,7 +359,8 @@ def measure_seed(seed: int) -> int:
 
 
 def ratio_ci(x: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
-    """Mean sum(x)/sum(n) over chunks, its standard error (ratio estimator over the chunks) and nothing else."""
+    """(mean, standard error, total n) of sum(x) / sum(n) over the chunks: the ratio estimator, each chunk one
+    batch (the chunks are independent seeded streams)."""
     total = float(n.sum())
     mean = float(x.sum()) / total
     k = len(x)

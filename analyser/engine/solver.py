@@ -43,20 +43,19 @@ self-recursive kernel), by null-window searches:
 
 and:
 
-* a **transposition table** probed and stored only at trick boundaries, by **partition search**
-  (``partition.py``): within one deal the cards still out determine every hand (each card's holder
-  is fixed by ``PS_START``); an entry is keyed by every hand's tens and honours and its count of low
-  cards (2s to 9s) in each suit, and by who holds the top few low cards of each suit: as many as the
-  proof of its bounds compared (a trick won by a low card over its suit, the undertrump rule, the
-  static bounds, the entries and the children it used). So one entry answers every position that
-  differs only in the low cards below those. Each position probes two buckets of two entries: its
-  exact key's and its class's (its shape and each suit's top low card), and stores in both. The key
-  has the seat to lead (and, with three players, the captured points and the jack's captor). An
-  entry holds a lower and an upper bound on what is still to come, the best lead and the w they were
-  found with: while the jack is still to be captured they bound a test with another w too, moved by
-  the difference one way (``_w_shift``). Entries are tagged with a generation, so a new position
-  needs no clearing. The keys are 64-bit hashes (with the rest compared exactly): two positions would
-  have to agree on 64 random bits to be confused;
+* a **transposition table** probed and stored only at trick boundaries. Within one
+  deal the cards still out determine every hand (each card's holder is fixed by
+  ``PS_START``); the key goes further and counts the 2s to 9s of each hand only by
+  their order among the low cards out (``canonical_key``: positions that differ in
+  which low cards were played, but not in who holds what in what order, are the same
+  position), plus the seat to lead (and, with three players, the captured points and
+  the jack's captor). An entry holds a lower and an upper bound on what is still to
+  come, the best lead and the w they were found with: while the jack is still to be
+  captured they bound a test with another w too, moved by the difference one way
+  (``_w_shift``). Entries are tagged with a generation,
+  so a new position needs no clearing. The key is a 64-bit hash (with the rest
+  compared exactly): two positions would have to agree on 64 random bits to be
+  confused;
 * **static bounds** at trick boundaries (in mid-trick nothing has changed): High and
   Low are known; the card points still out go to one side or the other, except that a
   trump above every trump the other side still has wins its trick for its side; the
@@ -95,11 +94,8 @@ from .bits import (
     suit_mask,
 )
 from .layout import (
-    N_STATE, PS_FORBID, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
+    N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
-)
-from .partition import (
-    K_ALL, K_ONE, LOW_CARDS, REL_NONE, _top_low, k_floor, equivalent_rel, k_to_rel, rel_min, rel_to_k, shape_key, static_rel, trick_rel,
 )
 from .state import apply, beats, copy_play, copy_state, legal
 
@@ -127,7 +123,6 @@ C_MODE = 13       # the search's objective: 0 net points, 1 card points with the
 C_W = 14
 C_NODE_LIMIT = 15  # set by the caller: a solve gives up once it has visited this many nodes (0: no limit)
 C_ABORTED = 16     # set by each solve: 1 when it gave up at C_NODE_LIMIT (its values are then not to be used)
-C_REL = 17         # scratch: the low-card thresholds (``partition.py``) of a node settled at once
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 C_KILLER = C_HIST + 52  # + ply: the lead that last caused a cut-off at that ply, -1
 C_KILLER2 = C_KILLER + MAX_PLIES + 1  # + ply: the one before it (another card), -1
@@ -478,6 +473,7 @@ def _tt_extra(state, ctx):
     return x | (ctx[C_GEN] << GEN_SHIFT)
 
 
+LOW_CARDS = np.uint64(sum(0xFF << (13 * s) for s in range(4)))  # the 2s to 9s: no card points
 
 
 @intrinsic
@@ -541,27 +537,30 @@ def _mix(h, x):
 
 
 @njit(cache=True, _nrt=False)
-def holders_key(state, out, k):
-    """Hash of who holds each of the top k_s low cards out of each suit, in order (and of k)."""
-    sel = _top_low(out, k)
-    h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(k)
+def canonical_key(state):
+    """A 64-bit hash of the position at a trick boundary up to which 2s-9s are out: each hand's
+    cards of ten and above as they are, its low cards by their order among the low cards out."""
+    out = np.uint64(0)
     for s in range(state[PS_PLAYERS]):
-        h = _mix(h, pext(np.uint64(state[PS_HAND + s]), sel))
+        out |= np.uint64(state[PS_HAND + s])
+    low = out & LOW_CARDS
+    h = np.uint64(0x2545F4914F6CDD1D)
+    for suit in range(4):
+        h = _mix(h, np.uint64(popcount(low & suit_mask(suit))))
+    for s in range(state[PS_PLAYERS]):
+        hand = np.uint64(state[PS_HAND + s])
+        h = _mix(h, hand & ~LOW_CARDS)
+        h = _mix(h, pext(hand, low))
     return np.int64(h)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _entry_k(tt, slot):
-    return (tt[slot, 3] >> K_SHIFT) & 0xFFFF
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _tt_find(tt, idx, shape, extra, state, out):
-    """The slot of the bucket at `idx` (two entries) whose key this position matches, or -1: the same
-    shape and the same holders of the top low cards that entry's key holds."""
-    for slot in range(idx, idx + 2):
-        if tt[slot, 1] == extra and tt[slot, 0] == shape ^ holders_key(state, out, _entry_k(tt, slot)):
-            return slot
+def _tt_find(tt, idx, out, extra):
+    """The slot of the bucket at `idx` (two entries) holding this key, or -1."""
+    if tt[idx, 0] == out and tt[idx, 1] == extra:
+        return idx
+    if tt[idx + 1, 0] == out and tt[idx + 1, 1] == extra:
+        return idx + 1
     return -1
 
 
@@ -589,19 +588,13 @@ F_LO = 12        # the node's lower and upper bounds (static and table)
 F_HI = 13
 F_ACC = 14       # mode 1: the objective gained between the search's root and this node
 F_SIZE = 15      # cards out (how big the subtree is, for the table's replacement)
-F_REL = 16       # the low-card thresholds the node's result depends on so far (``partition.py``)
-F_MOVEREL = 17   # those of the move being searched: the trick it completed, if it did
-F_IDX2 = 18      # table slot of the position's class (its shape and top low cards)
-N_FRAME = 19
+N_FRAME = 16
 
 TT_OFFSET = 2048  # table bounds are packed in 12 bits each
-# An entry's last word: the cards out (the subtree's size), the w its bounds were found with and how
-# many of each suit's top low cards out its key holds (``partition.py``).
+# An entry's last word: the cards out (the subtree's size) and the w its bounds were found with.
 SIZE_MASK = 255
 W_SHIFT = 8
-W_MASK = 4095
 W_OFFSET = 1024
-K_SHIFT = 24
 SIZE_W_DEPENDS = 256  # in a frame's F_SIZE: the jack is still to be captured, so the value depends on w
 
 
@@ -610,7 +603,7 @@ def _w_shift(word, w):
     """How far bounds found with the entry's w move for this w while the jack is still to be captured:
     the value never falls as w grows (the jack adds w once, if at all), and grows by at most the
     difference; so (lower, upper) change by (min(0, dw), max(0, dw))."""
-    dw = w - (((word >> W_SHIFT) & W_MASK) - W_OFFSET)
+    dw = w - ((word >> W_SHIFT) - W_OFFSET)
     return min(0, dw), max(0, dw)
 
 
@@ -767,7 +760,6 @@ def _last_trick(state, ctx, acc):
         trick |= bit(c)
         if beats(c, best_card, led, trump):
             best_card, best_seat = c, s
-    ctx[C_REL] = trick_rel(trick, trump, led, False)  # a lone card is always legal
     if side_of(best_seat, n) != ctx[C_PERSP_SIDE]:
         return np.int64(acc)
     jack = ctx[C_JACK]
@@ -782,47 +774,32 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
     state = states[d]
     ctx[C_NODES] += 1
     acc = frames[d, F_ACC]
-    ctx[C_REL] = REL_NONE
     if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
         return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
     if ctx[C_MODE] == 1 and state[PS_LED] < 0 and popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]])) == 1:
         return _last_trick(state, ctx, acc), True
     first = -1
     idx = -1
-    rel = REL_NONE
     if state[PS_LED] < 0:
-        n = state[PS_PLAYERS]
-        shape = shape_key(state[PS_HAND:PS_HAND + n], n)
+        out = canonical_key(state)
         extra = _tt_extra(state, ctx)
-        out = _out_mask(state)
-        # Two buckets: the exact position's, and its class's (the shape and each suit's top low card).
-        idx = _tt_index(shape ^ holders_key(state, out, K_ALL), extra, ctx) & ~1
-        idx2 = _tt_index(shape ^ holders_key(state, out, K_ONE), extra, ctx) & ~1
+        idx = _tt_index(out, extra, ctx) & ~1
         _prefetch_row(tt, idx)
-        _prefetch_row(tt, idx2)
         lo, hi = _node_bounds(state, ctx, acc)
-        if ctx[C_MODE] == 1:
-            rel = static_rel(state[PS_HAND:PS_HAND + n], n, state[PS_TO_PLAY], state[PS_TRUMP])
-        ctx[C_REL] = rel
         if lo >= beta or lo == hi:
             return np.int64(lo), True
         if hi <= alpha:
             return np.int64(hi), True
-        frames[d, F_OUT] = shape
+        frames[d, F_OUT] = out
         frames[d, F_EXTRA] = extra
         pending = ctx[C_MODE] == 1 and ctx[C_JACK] >= 0 and state[PS_JACK_CAPTOR] < 0
-        frames[d, F_SIZE] = popcount(out) | (SIZE_W_DEPENDS if pending else 0)
-        frames[d, F_IDX2] = idx2
-        slot = _tt_find(tt, idx, shape, extra, state, out)
-        if slot < 0:
-            slot = _tt_find(tt, idx2, shape, extra, state, out)
+        frames[d, F_SIZE] = popcount(_out_mask(state)) | (SIZE_W_DEPENDS if pending else 0)
+        slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
             tlo, thi = _entry_bounds(tt, slot, pending, ctx[C_W])
             tlo += acc
             thi += acc
             first = ((tt[slot, 2] >> 24) & 63) - 1
-            rel = rel_min(rel, k_to_rel(_entry_k(tt, slot), out))
-            ctx[C_REL] = rel
             if tlo > lo:
                 lo = tlo
             if thi < hi:
@@ -833,7 +810,6 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
                 return np.int64(hi), True
     else:
         lo, hi = np.int64(-INF), np.int64(INF)
-    frames[d, F_REL] = rel
     if lo > alpha:
         alpha = lo
     if hi < beta:
@@ -881,20 +857,11 @@ def _child_done(frames, moves, d, v, ctx):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _leave(states, frames, tt, d, ctx):
+def _leave(frames, tt, d, ctx):
     """Node d is finished: store what it learnt at a trick boundary (as bounds on what is still
-    to come, for every position that agrees on the low cards that mattered); its value (fail-soft).
-    frames[d, F_REL] then holds the thresholds its value depends on."""
+    to come); its value (fail-soft)."""
     best = frames[d, F_BEST]
     idx = frames[d, F_IDX]
-    state = states[d]
-    out = _out_mask(state)
-    rel = frames[d, F_REL]
-    if frames[d, F_A] < frames[d, F_B]:
-        # No cut-off: every move counted, the equal cards searched once among them (a cut-off's proof
-        # is its one move, which another position of the class has too).
-        rel = equivalent_rel(rel, legal(state), out)
-        frames[d, F_REL] = rel
     if idx >= 0:
         # At or below alpha the result is an upper bound, at or above beta a lower one.
         if best <= frames[d, F_ALPHA]:
@@ -906,46 +873,30 @@ def _leave(states, frames, tt, d, ctx):
         acc = frames[d, F_ACC]
         lo -= acc
         hi -= acc
-        shape = frames[d, F_OUT]
+        out = frames[d, F_OUT]
         extra = frames[d, F_EXTRA]
         size = frames[d, F_SIZE] & SIZE_MASK
         w = ctx[C_W] if ctx[C_MODE] == 1 else 0
-        k = k_floor(rel_to_k(rel, out))
-        slot = _tt_find(tt, idx, shape, extra, state, out)
+        slot = _tt_find(tt, idx, out, extra)
         if slot >= 0:
             olo, ohi = _entry_bounds(tt, slot, (frames[d, F_SIZE] & SIZE_W_DEPENDS) != 0, w)
-            if olo > lo or ohi < hi:
-                # Bounds of both: the entry holds for the positions both keys take (each suit's larger k).
-                k = k_floor(rel_to_k(rel_min(rel, k_to_rel(_entry_k(tt, slot), out)), out))
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
-        key = shape ^ holders_key(state, out, k)
-        _store(tt, idx, slot, key, extra, lo, hi, frames[d, F_BEST_MOVE], size, w, k)
-        idx2 = frames[d, F_IDX2]
-        if idx2 != idx:
-            _store(tt, idx2, _tt_find(tt, idx2, shape, extra, state, out), key, extra, lo, hi,
-                   frames[d, F_BEST_MOVE], size, w, k)
-    return best
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _store(tt, idx, slot, key, extra, lo, hi, best_move, size, w, k):
-    """Write an entry into the bucket at `idx`: over `slot` if this position's entry is there (>= 0),
-    else the bucket's first entry is kept for the bigger subtree (or this search): the one it holds
-    now moves to the second, which always takes what comes."""
-    if slot < 0:
-        if (tt[idx, 1] >> GEN_SHIFT) != (extra >> GEN_SHIFT) or size >= (tt[idx, 3] & SIZE_MASK):
-            for word in range(TT_WORDS):
-                tt[idx + 1, word] = tt[idx, word]
+        elif (tt[idx, 1] >> GEN_SHIFT) != (extra >> GEN_SHIFT) or size >= (tt[idx, 3] & SIZE_MASK):
+            # The bucket's first entry is kept for the bigger subtree (or this search): the one it
+            # holds now moves to the second, which always takes what comes.
+            for k in range(TT_WORDS):
+                tt[idx + 1, k] = tt[idx, k]
             slot = idx
         else:
             slot = idx + 1
-    tt[slot, 0] = key
-    tt[slot, 1] = extra
-    tt[slot, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((best_move + 1) << 24)
-    tt[slot, 3] = size | ((w + W_OFFSET) << W_SHIFT) | (k << K_SHIFT)
+        tt[slot, 0] = out
+        tt[slot, 1] = extra
+        tt[slot, 2] = (lo + TT_OFFSET) | ((hi + TT_OFFSET) << 12) | ((frames[d, F_BEST_MOVE] + 1) << 24)
+        tt[slot, 3] = size | ((w + W_OFFSET) << W_SHIFT)
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -971,17 +922,14 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
             return np.int64(0)
         v, settled = _enter(states, moves, frames, tt, ctx, d, a, b)
         if settled:
-            # Hand the value up until a node has another move to try, with the low cards it depends on.
-            rel = ctx[C_REL]
+            # Hand the value up until a node has another move to try.
             while True:
                 if d == root:
                     return v
                 d -= 1
-                frames[d, F_REL] = rel_min(frames[d, F_REL], rel_min(rel, frames[d, F_MOVEREL]))
                 if not _child_done(frames, moves, d, v, ctx):
                     break
-                v = _leave(states, frames, tt, d, ctx)
-                rel = frames[d, F_REL]
+                v = _leave(frames, tt, d, ctx)
         # Node d tries its next move.
         i = frames[d, F_NEXT]
         frames[d, F_NEXT] = i + 1
@@ -992,8 +940,6 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
         copy_play(child, parent)  # the words play needs: the seats' knowledge is not read here
         winner = apply(child, card)
         acc = frames[d, F_ACC]
-        frames[d, F_MOVEREL] = REL_NONE if winner < 0 else trick_rel(
-            trick, parent[PS_TRUMP], parent[PS_LED], parent[PS_FORBID] != 0)
         if mode == 1 and winner >= 0 and side_of(winner, parent[PS_PLAYERS]) == ps:
             acc += game_points(trick)
             if trick & jack_bit:

@@ -105,3 +105,30 @@ def test_cli_errors_are_one_line():
     assert "2 or 4 players" in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(app, ["tournament", "--a", "clever", "--matches", "10"])
     assert result.exit_code != 0 and "unknown policy" in result.output
+
+
+# --- duplicated deals with runs (issue 31) ------------------------------------------------------------------------
+
+
+def test_run_deals_identical_players_net_exactly_zero_and_only_run_deals_count():
+    """The same player on both sides: each run deal's two copies cancel exactly (kicks and gift included)."""
+    from analyser.analysis.play.tournament import run_deal_duel
+
+    result = run_deal_duel(make_rules("trinidad"), "heuristic", "heuristic", 60, seed=3, threads=1)
+    assert result.deals == 60 and 0 < result.run_deals < 60 and result.twice_run <= result.run_deals
+    assert result.a_net_per_run_deal.mean == 0.0 and result.a_net_per_run_deal.se == 0.0
+
+
+def test_run_deals_same_seed_same_result_and_cli(monkeypatch):
+    from analyser.analysis.play.tournament import run_deal_duel
+
+    rules = make_rules("trinidad")
+    one = run_deal_duel(rules, "pimc:worlds=2", "pimc:worlds=2,max_cards=24", 30, seed=2, threads=1)
+    two = run_deal_duel(rules, "pimc:worlds=2", "pimc:worlds=2,max_cards=24", 30, seed=2, threads=2)
+    assert one.as_dict() == two.as_dict() and one.run_deals > 0
+    result = CliRunner().invoke(app, ["tournament", "--a", "pimc:worlds=2", "--b", "pimc:worlds=2,max_cards=24",
+                                      "--run-deals", "30", "--seed", "2", "--threads", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    doc.pop("version")
+    assert doc == json.loads(json.dumps(one.as_dict()))

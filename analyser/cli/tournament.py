@@ -21,6 +21,12 @@ def tournament(
     matches: Annotated[
         int, typer.Option("--matches", min=2, max=100_000_000, help="Matches to play; odd is rounded up (pairs).")
     ] = 2_000,
+    run_deals: Annotated[
+        int, typer.Option("--run-deals", min=0, max=100_000_000,
+                          help="Instead of matches: deal this many single deals and play those with a run twice, "
+                               "seats swapped (A's net points per run deal; for card players that differ above 24 "
+                               "cards, e.g. --a pimc --b pimc:max_cards=24). 0: play matches.")
+    ] = 0,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
@@ -32,13 +38,26 @@ def tournament(
     4 players: A on seats 0 and 2, B on 1 and 3; 2 players: A on seat 0, B on seat 1.
     3 players are refused (each plays alone, there are no two sides).
     """
-    from ..analysis.play.tournament import run_tournament
+    from ..analysis.play.tournament import run_deal_duel, run_tournament
     from ..analysis.stats import percent, percent_ci
     from ..executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)
     announce_engine()
+    if run_deals:
+        with open_executor(threads, scheduler, cluster) as executor, progress_bar("deals", run_deals) as bar:
+            duel = run_deal_duel(ruleset, a, b, run_deals, seed, on_chunk=bar.advance, executor=executor)
+        if json_out:
+            print_json(duel.as_dict())
+            return
+        e = duel.a_net_per_run_deal
+        lo, hi = e.ci95
+        typer.echo(f"{ruleset.preset}, {ruleset.players} players, seed {seed}: A = {a}, B = {b}")
+        typer.echo(f"deals {duel.deals}, with a run {duel.run_deals} ({percent(duel.run_rate)}; run twice "
+                   f"{duel.twice_run}), each played twice with the seats swapped")
+        typer.echo(f"A's net points per run deal: {e.mean:+.4f} (se {e.se:.4f}, 95% CI [{lo:+.4f}, {hi:+.4f}])")
+        return
     with open_executor(threads, scheduler, cluster) as executor, progress_bar("pairs", (matches + 1) // 2) as bar:
         result = run_tournament(ruleset, a, b, matches, seed, on_chunk=bar.advance, executor=executor)
     if json_out:

@@ -29,6 +29,8 @@ import numpy as np
 
 from ...engine.bits import rng_state
 from ...engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
+from ...engine.layout import K_ORACLE, K_PIMC, K_TUNED
+from ...engine.rundeals import N_RD_COLS, RD_A_AB, RD_A_BA, RD_RUNS, run_deal_pairs
 from ...errors import AllFoursError
 from ...executor import Executor, LocalExecutor, Task
 from ...policy import parse_policy
@@ -36,6 +38,7 @@ from ...rules import RuleSet
 from ..stats import Z95, Estimate, wilson_ci
 
 CHUNK_PAIRS = 500
+CHUNK_RUN_DEALS = 25  # deals per task of a run-deal duel (a search player takes seconds per deal with runs)
 
 
 class TournamentError(AllFoursError):
@@ -189,3 +192,78 @@ def run_tournament(
         a_points_per_deal=ratio(a_pts, deals), b_points_per_deal=ratio(b_pts, deals),
         diff_points_per_deal=ratio(a_pts - b_pts, deals),
     )
+
+
+# --- duplicated deals with runs ---------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class RunDealResult:
+    """A against B on the deals with runs (``engine/rundeals.py``): each such deal played twice, seats swapped."""
+
+    rules: RuleSet
+    a: str
+    b: str
+    seed: int
+    deals: int              # deals dealt (most have no run and are not played)
+    run_deals: int          # deals with at least one run, each played twice
+    twice_run: int          # of them, deals run twice (12 cards each in trinidad)
+    a_net_per_run_deal: Estimate  # A's side's net points per run deal, the mean of its two seatings
+
+    @property
+    def run_rate(self) -> float:
+        return self.run_deals / self.deals if self.deals else math.nan
+
+    def as_dict(self) -> dict[str, Any]:
+        e = self.a_net_per_run_deal
+        return {"rules": self.rules.as_log_dict(), "a": self.a, "b": self.b, "seed": self.seed, "deals": self.deals,
+                "run_deals": self.run_deals, "run_rate": self.run_rate, "twice_run": self.twice_run,
+                "a_net_per_run_deal": {"value": e.mean, "se": e.se, "ci95": list(e.ci95)}}
+
+
+def run_deals_chunk(rules_array: np.ndarray, arrangement: tuple[np.ndarray, ...], seed: int, index: int,
+                    size: int, stop: threading.Event | None = None,
+                    progress: Callable[[int], None] | None = None) -> tuple[int, np.ndarray] | None:
+    """Chunk `index` of a run-deal duel: (index, its `size` deals' RD_* rows), from the streams
+    ``SeedSequence(seed, spawn_key=(index,)).spawn(2)``; None if stopped before it began."""
+    if stop is not None and stop.is_set():
+        return None
+    cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
+    rows = np.zeros((size, N_RD_COLS), dtype=np.int64)
+    run_deal_pairs(rules_array, size, *arrangement, rng_state(cards), rng_state(choices), rows)
+    if progress is not None:
+        progress(size)
+    return index, rows
+
+
+def run_deal_duel(rules: RuleSet, a: str, b: str, deals: int, seed: int, threads: int | None = None,
+                  on_chunk: Callable[[int], None] | None = None, executor: Executor | None = None) -> RunDealResult:
+    """Deal `deals` deals from a zero score; play those with a run twice, A and B swapping sides (module
+    docstring of engine/rundeals.py), in chunks of CHUNK_RUN_DEALS on `executor` (default `threads` threads)."""
+    if deals < 1:
+        raise TournamentError(f"run deals={deals}: deal at least 1")
+    kinds_ab, params_ab, kinds_ba, params_ba = seat_arrangements(rules, a, b)
+    # The run check: each seat bids as in the first copy (a search player's row bids by its tables as the tuned
+    # player does) and plays the heuristic's cards, which cost nothing.
+    kinds_check = np.array([K_TUNED if k in (K_ORACLE, K_PIMC) else k for k in kinds_ab], dtype=np.int64)
+    arrangement = (kinds_ab, params_ab, kinds_ba, params_ba, kinds_check, params_ab)
+    rules_array = rules.as_array()
+    sizes = [CHUNK_RUN_DEALS] * (deals // CHUNK_RUN_DEALS) + ([deals % CHUNK_RUN_DEALS] if deals % CHUNK_RUN_DEALS
+                                                              else [])
+    starts = np.cumsum([0] + sizes)
+    out = np.zeros((deals, N_RD_COLS), dtype=np.int64)
+
+    def finished(task: Task, result: tuple[int, np.ndarray]) -> None:
+        k, rows = result
+        out[starts[k]: starts[k + 1]] = rows
+
+    tasks = (Task(f"run-deals-{k:06d}", (rules_array, arrangement, seed, k, size), size)
+             for k, size in enumerate(sizes))
+    (executor if executor is not None else LocalExecutor(threads)).run(run_deals_chunk, tasks, finished, on_chunk)
+    ran = out[out[:, RD_RUNS] > 0]
+    net = (ran[:, RD_A_AB] + ran[:, RD_A_BA]).astype(np.float64) / 2.0
+    if net.shape[0] > 1:
+        est = Estimate(float(net.mean()), float(net.std(ddof=1) / math.sqrt(net.shape[0])), int(net.shape[0]))
+    else:
+        est = Estimate(float(net.mean()) if net.shape[0] else math.nan, math.nan, int(net.shape[0]))
+    return RunDealResult(rules, a, b, seed, deals, int(ran.shape[0]), int((ran[:, RD_RUNS] >= 2).sum()), est)

@@ -30,9 +30,10 @@ The search is fail-soft alpha-beta on the play state's own kernels (``legal``,
 ``apply``, ``copy_state``), on an explicit stack (numba's cache cannot reload a
 self-recursive kernel), by null-window searches:
 
-* **two sides**: the value is found by tests "is it at least t?" (the first at the
-  value of a quick playout, ``playout_guess``; the second next to it; then halving the
-  range the bounds leave, at most -7..7). Each test is turned into a
+* **two sides**: the value is found by tests "is it at least t?", the first one below the value
+  of a quick playout (``playout_guess``), then one up after a success and two down after a
+  failure: a failing test (a proof that the side cannot reach t) is the costly kind, and only
+  the one at the value + 1 is needed. Each test is turned into a
   question of card points alone: "can this side capture at least theta of the card
   points still out, counting the jack of trump as w more?" (``value_at_least``:
   theta and w follow from t, the points captured so far and the jack's worth to each
@@ -1039,13 +1040,14 @@ def playout_guess(states, moves, ctx, d):
 @njit(cache=True, _nrt=False)
 def value_of(states, moves, frames, tt, ctx, d, guess):
     """The exact value of states[d] for the perspective side: with two sides by tests of
-    `value_at_least` (the first at `guess`, then halving), with three by `mtdf`."""
+    `value_at_least` (the first just below `guess`, then climbing), with three by `mtdf`."""
     if ctx[C_NSIDES] == 3:
         return mtdf(states, moves, frames, tt, ctx, d, guess)
     ctx[C_MODE] = 0
     lo, hi = bounds(states[d], ctx)
-    t = min(max(guess, lo + 1), hi)
-    tests = 0
+    # Tests that fail (the value is below t) are the costly ones, and only the one at the value + 1 is
+    # needed: start just below the guess and climb; after a failure drop by two and climb again.
+    t = min(max(guess - 1, lo + 1), hi)
     while lo < hi:
         ok = value_at_least(states, moves, frames, tt, ctx, d, t)
         if ctx[C_ABORTED]:
@@ -1053,14 +1055,11 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
             return np.int64(0)
         if ok:
             lo = t
-            nxt = t + 1
+            t = t + 1
         else:
             hi = t - 1
-            nxt = t - 1
+            t = t - 2
         ctx[C_MODE] = 0
-        tests += 1
-        # The second test next to the first (the guess is usually close), then halving.
-        t = nxt if tests == 1 else (lo + hi + 1) // 2
         t = min(max(t, lo + 1), hi)
     return lo
 

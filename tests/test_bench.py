@@ -14,6 +14,7 @@ def test_bench_json_has_the_documented_keys() -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["peak_rss_mib"] > 0
+    assert report["nth_card"]["kernel"] in ("PDEP", "portable loop") and report["nth_card"]["why"]
     for name in ("random", "heuristic"):
         item = report[name]
         if item["available"]:

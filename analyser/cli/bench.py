@@ -22,8 +22,9 @@ def bench(
         float, typer.Option("--seconds", min=0.01, max=600, help="Seconds of play per figure.")
     ] = 3.0,
     against_c: Annotated[bool, typer.Option(
-        "--against-c", help="Also compile a plain C reference (scripts/c_reference/) and measure it and the engine "
-                            "alternately: deals/s and ratios (trinidad, 4 players).")] = False,
+        "--against-c",
+        help="Also compile a plain C reference (scripts/c_reference/) and measure it, its numba translation and the "
+             "engine alternately: deals/s and ratios (trinidad, 4 players).")] = False,
     rounds: Annotated[int, typer.Option(
         "--rounds", min=1, max=50, help="With --against-c: alternating rounds (medians are reported).")] = 3,
     json_out: JsonOpt = False,

@@ -151,8 +151,8 @@ def whatif(
                                              "open).")] = ANALYSE_WORLDS,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52,
                                            help="--log: refuse a card decision with more cards than this left in "
-                                                "the hands (the solver's time grows about 2.5-fold per "
-                                                "card).")] = ANALYSE_MAX_CARDS,
+                                                "the hands (above 24 the bounded search values the worlds the "
+                                                "solver cannot finish).")] = ANALYSE_MAX_CARDS,
     policy: PolicyOpt = "heuristic",
     max_deals: Annotated[int, typer.Option("--max-deals", min=2, max=100_000_000,
                                            help="Stop after this many deals at most.")] = MAX_DEALS,
@@ -382,8 +382,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     rules = position.rules
     left = cards_left(position)
     if left > max_cards:
-        fail(f"{where}, event {at}: {left} cards are left in the hands, more than --max-cards {max_cards}: the "
-             "solver would take very long (raise --max-cards to try)")
+        fail(f"{where}, event {at}: {left} cards are left in the hands, more than --max-cards {max_cards} (raise "
+             "--max-cards to answer: above 24 cards the bounded search values the worlds the solver cannot finish)")
     if win_by == WinBy.playout:
         fail("--win-by playout is for stand/beg and give/run; a card's match-win chance reads the equity table")
     table = path = None
@@ -404,7 +404,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         item["loss_ci95"] = [loss.mean - Z95 * loss.se, loss.mean + Z95 * loss.se]
     out = {"kind": "card", "file": file, "line": line, "event": at, "seat": seat, "side": position.side,
            "position": position.describe(), "hand": hand, "cards_left": left, "score_eldest_first": score,
-           "worlds": worlds, "cards": cards, "best": card_name(best), "equity_table": None if path is None else str(path),
+           "worlds": worlds, "method": values.method, "cards": cards, "best": card_name(best),
+           "equity_table": None if path is None else str(path),
            "win_prob": table is not None, "rules": rules.as_log_dict()}
     if chosen is not None:
         c = card_name(parse_card(chosen))
@@ -423,6 +424,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
              f"with every hand open, it nets {values.ev(values.best_index).mean:+.2f} points this deal ({whose})"
              + (f"; the next best, {values.names[ranked[1]]}, {values.ev(ranked[1]).mean:+.2f}" if len(ranked) > 1
                 else "") + ".",
+             *([values.method_note()] if values.method == "bounded" else []),
              "",
              f"{'card':<6}{'net points':>10}  {'95% CI':<18}"
              + (f"{'P(win match)':>12}  {'95% CI':<16}" if table is not None else "")

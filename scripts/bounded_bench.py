@@ -2,11 +2,13 @@
 
     .venv/bin/python scripts/bounded_bench.py speed [--cards 9] [--deals 10] [--policy pimc] [--seed 1] [--json]
     .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1]
+    .venv/bin/python scripts/bounded_bench.py analyse [--seed 1] [--log run-deals.jsonl]
 
 **speed**: 4-player trinidad deals of `--cards` cards each (9: one run, 12: two; a random
 trump, the rest of the pack unseen) played to the end by the heuristic; at every card
 decision with more than one legal card the search player (`--policy`) is asked for its
-card, and that call is timed on one thread (compilation excluded: one decision first).
+card, and that call is timed: the thread's CPU time (what one core gives it, whatever else
+runs on the machine) and the wall-clock time (compilation excluded: one decision first).
 The order of play is recorded, so pimc infers from the others' cards as in a game.
 Target (issue 31): median at most 2 s, worst at most 10 s, default settings.
 
@@ -20,24 +22,31 @@ heuristic's card winning ties, as ``search_card`` plays); its **loss** is the ex
 the best card minus the exact mean of that card, over the same worlds; the heuristic's
 card's loss is taken the same way. Means over the positions with 95% CIs. Target (issue
 31): the method's loss at most 0.05 net points.
+
+**analyse**: the first two 9-card deals and the first 12-card deal of 40 trinidad deals
+played by the heuristic (``iter_log_lines``, `--seed`; as `allfours simulate --policy
+heuristic --deals 40 --seed 1 --log`), written to `--log` and analysed with analyse's
+default settings except the match-win chance (no equity table); wall-clock time and the
+process's CPU time. Target (issue 31): at most 15 minutes on a 2-core machine, none "not
+analysed".
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 import numpy as np
 
 from analyser.engine.heuristic import heuristic_card
-from analyser.engine.layout import PS_TO_PLAY, X_HORIZON, X_NODES
+from analyser.engine.layout import N_STATE, PS_TO_PLAY, X_HORIZON, X_NODES
 from analyser.engine.policies import choose_card
 from analyser.engine.search import (
     SB_EXACT, bounded_world_values, cards_in_hands, new_play_buffer, record_play, sample_world, start_history,
-    world_values,
 )
-from analyser.engine.solver import NO_VALUE
+from analyser.engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards
 from analyser.engine.state import apply, init_state, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
@@ -69,23 +78,25 @@ def speed(policy: str, cards: int, deals: int, seed: int) -> dict:
     choice = chunk_rngs(seed, 0)[1]
     warm = deal_state(rules, 4, cards, np.random.default_rng(0))
     choose_card(kind, params, warm, legal(warm), rules, choice)  # compile or load the cache first
-    seconds, exact = [], []
+    seconds, cpu_seconds, exact = [], [], []
     for _ in range(deals):
         state = deal_state(rules, 4, cards, rng)
         while not is_over(state):
             mask = legal(state)
             if int(mask) & (int(mask) - 1):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.thread_time()
                 card = choose_card(kind, params, state, mask, rules, choice)
                 seconds.append(time.perf_counter() - start)
+                cpu_seconds.append(time.thread_time() - cpu)
                 assert int(mask) >> int(card) & 1, "an illegal card"
                 exact.append(int(state[SB_EXACT]))
             card = choose_card(hkind, hparams, state, mask, rules, choice)
             record_play(state, card)
             apply(state, card)
-    s = np.array(seconds)
+    s, c = np.array(seconds), np.array(cpu_seconds)
     return {"bench": "speed", "policy": policy, "cards": cards, "deals": deals, "seed": seed, "decisions": len(s),
             "median_s": float(np.median(s)), "p90_s": float(np.percentile(s, 90)), "max_s": float(s.max()),
+            "cpu_median_s": float(np.median(c)), "cpu_p90_s": float(np.percentile(c, 90)), "cpu_max_s": float(c.max()),
             "worlds_exact": float(np.mean(exact)), "targets": {"median_s": SPEED_TARGET_MEDIAN_S, "max_s": SPEED_TARGET_MAX_S}}
 
 
@@ -93,6 +104,11 @@ def _mean_ci(x: np.ndarray) -> dict:
     se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
     m = float(x.mean())
     return {"mean": m, "se": se, "ci95": [m - 1.96 * se, m + 1.96 * se]}
+
+
+def _text(x: np.ndarray) -> str:
+    e = _mean_ci(x)
+    return f"{e['mean']:.4f} ({e['ci95'][0]:.4f} to {e['ci95'][1]:.4f})"
 
 
 def quality(policies: list[str], positions: int, worlds: int, seed: int, progress: bool) -> dict:
@@ -103,7 +119,7 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
     rng = np.random.default_rng(seed)
     stream = chunk_rngs(seed, 0)[1]
     buf = new_play_buffer(True)
-    exact_row = np.zeros((1, 52), dtype=np.int64)
+    work = SolverWork(DEFAULT_TT_BITS)  # the exact solves: the solver's own, bigger table (2**20 entries)
     method_row = np.zeros((1, 52), dtype=np.int64)
     losses: list[list[float]] = [[] for _ in policies]
     heuristic_loss, lefts = [], []
@@ -127,10 +143,11 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
         for w in range(worlds):
             sample_world(state, int(state[PS_TO_PLAY]), stream, buf)
             t0 = time.perf_counter()
-            world_values(buf, rules, 0, stream, exact_row)
+            world = buf[:N_STATE].copy()
+            solve_cards(world, rules, work.states, work.moves, work.frames, work.tt, work.ctx, work.values)
             solve_s += time.perf_counter() - t0
             for j, c in enumerate(cards):
-                exact[w, j] = exact_row[0, c]
+                exact[w, j] = work.values[c]
             for i, row in enumerate(rows):
                 horizon = np.int64(row[X_HORIZON])
                 t1 = time.perf_counter()
@@ -140,7 +157,7 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
                 if not got and budgets[i] > 0 and cards_in_hands(buf) > horizon:
                     budgets[i] = np.int64(0)  # as solve_worlds: no more exact tries once one failed
                 for j, c in enumerate(cards):
-                    assert exact_row[0, c] != NO_VALUE and method_row[0, c] != NO_VALUE
+                    assert exact[w, j] != NO_VALUE and method_row[0, c] != NO_VALUE
                     method[i, w, j] = method_row[0, c]
         h = cards.index(int(heuristic_card(params, state, np.uint64(mask), rules, stream)))
         truth = exact.mean(axis=0)
@@ -154,9 +171,9 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
         heuristic_loss.append(truth.max() - truth[h])
         lefts.append(int(cards_in_hands(state)))
         if progress and len(heuristic_loss) % 10 == 0:
-            print(f"{len(heuristic_loss)} positions, {time.perf_counter() - start:.0f} s: losses "
-                  + ", ".join(f"{p} {np.mean(x):.4f}" for p, x in zip(policies, losses))
-                  + f", heuristic {np.mean(heuristic_loss):.4f}", flush=True)
+            print(f"{len(heuristic_loss)} positions, {time.perf_counter() - start:.0f} s: losses (95% CI) "
+                  + ", ".join(f"{p} {_text(np.array(x))}" for p, x in zip(policies, losses))
+                  + f", heuristic {_text(np.array(heuristic_loss))}", file=sys.stderr, flush=True)
     hl = np.array(heuristic_loss)
     methods = [{"policy": p, "loss": _mean_ci(np.array(x)), "loss_minus_heuristic": _mean_ci(np.array(x) - hl),
                 "worse_than_best": float((np.array(x) > 1e-9).mean()),
@@ -168,9 +185,37 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
             "seconds": time.perf_counter() - start, "target": QUALITY_TARGET}
 
 
+def analyse_bench(seed: int, log: str) -> dict:
+    from pathlib import Path
+
+    from analyser.analysis.play.analyse import Settings, analyse, read_log
+    from analyser.gamelog import dumps, read_lines
+    from analyser.policy import seat_policies
+    from analyser.simulate import iter_log_lines
+
+    rules = make_rules("trinidad")
+    kinds, params = seat_policies(["heuristic"], 4)
+    nine, twelve = [], []
+    for line in iter_log_lines(rules, 40, seed, kinds, params):
+        plays = dumps(line).count('"play"')
+        (nine if plays == 36 else twelve if plays == 48 else []).append(dumps(line))
+    chosen = nine[:2] + twelve[:1]
+    Path(log).write_text("".join(x + "\n" for x in chosen), encoding="utf-8")
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = analyse(read_log(read_lines(log)), Settings(), log)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    decisions = report.decisions
+    return {"bench": "analyse", "seed": seed, "log": log, "deals": len(chosen), "wall_s": wall, "cpu_s": cpu,
+            "card_decisions": sum(d.kind == "card" for d in decisions),
+            "bounded": sum(d.method == "bounded" for d in decisions),
+            "not_analysed": sum(not d.analysed for d in decisions),
+            "luck": [(line.luck_trick, line.luck_method) for line in report.lines], "target_s": 900}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bench", choices=("speed", "quality"))
+    parser.add_argument("bench", choices=("speed", "quality", "analyse"))
+    parser.add_argument("--log", default="run-deals.jsonl", help="analyse: where the three deals are written")
     parser.add_argument("--cards", type=int, default=9, help="speed: cards dealt to each seat (9 or 12)")
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--positions", type=int, default=200)
@@ -181,10 +226,16 @@ def main() -> None:
     opts = parser.parse_args()
     if opts.bench == "speed":
         out = speed((opts.policy or ["pimc"])[0], opts.cards, opts.deals, opts.seed)
-        text = (f"{out['policy']}, {opts.cards} cards each, {out['decisions']} decisions: median {out['median_s']:.3f} s, "
-                f"90th percentile {out['p90_s']:.3f} s, worst {out['max_s']:.3f} s (targets <= 2 s, <= 10 s)")
+        text = (f"{out['policy']}, {opts.cards} cards each, {out['decisions']} decisions: CPU time (one thread) median "
+                f"{out['cpu_median_s']:.3f} s, 90th percentile {out['cpu_p90_s']:.3f} s, worst {out['cpu_max_s']:.3f} s "
+                f"(targets <= 2 s, <= 10 s); wall-clock median {out['median_s']:.3f} s, worst {out['max_s']:.3f} s")
+    elif opts.bench == "analyse":
+        out = analyse_bench(opts.seed, opts.log)
+        text = (f"{out['deals']} run deals, {out['card_decisions']} card decisions ({out['bounded']} by the bounded "
+                f"search, {out['not_analysed']} not analysed): {out['wall_s']:.0f} s wall, {out['cpu_s']:.0f} s CPU "
+                f"(target <= 900 s); luck (trick, method): {out['luck']}")
     else:
-        out = quality(opts.policy or ["pimc"], opts.positions, opts.worlds, opts.seed, not opts.json)
+        out = quality(opts.policy or ["pimc"], opts.positions, opts.worlds, opts.seed, True)
         hl = out["heuristic_loss"]
         lines = [f"{out['positions']} positions ({out['cards_left'][0]}-{out['cards_left'][1]} cards in the hands), "
                  f"{out['worlds']} worlds each; loss against the best card in net points (95% CI):"]

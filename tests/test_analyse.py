@@ -196,7 +196,7 @@ def test_luck_of_the_deal_and_its_result() -> None:
 def test_nine_card_deal_every_decision_rated_and_luck_at_the_first_lead(tmp_path) -> None:
     path = tmp_path / "deal.jsonl"
     path.write_text(docs_deal(), encoding="utf-8")
-    report = run(path, Settings(worlds=8, bid_deals=200))
+    report = run(path, Settings(worlds=8, bid_deals=200, luck_nodes=20_000))
     line = report.lines[0]
     assert line.luck_trick == 1 and line.luck_method in ("exact", "bounded")
     assert (line.luck_method == "bounded") == ("bounded search" in (line.note or ""))
@@ -227,7 +227,7 @@ def test_twelve_card_deal_every_decision_rated(tmp_path) -> None:
     twelve = next(x for x in iter_log_lines(rules, 40, 1, kinds, params) if dumps(x).count('"play"') == 48)
     path = tmp_path / "twelve.jsonl"
     path.write_text(dumps(twelve) + "\n", encoding="utf-8")
-    report = run(path, Settings(worlds=4, bid_deals=100))
+    report = run(path, Settings(worlds=4, bid_deals=100, luck_nodes=20_000))
     cards = [d for d in report.decisions if d.kind == "card"]
     assert len(cards) + report.lines[0].forced == 48
     assert all(d.analysed and d.loss >= 0 for d in cards)
@@ -583,3 +583,19 @@ def test_whatif_log_bid_decision_and_refusals(tmp_path, flat_table) -> None:
     assert mixed.exit_code == 2 and "--hand" in mixed.stderr
     nothing = runner.invoke(app, ["whatif"])
     assert nothing.exit_code == 2 and "--hand and --turnup" in nothing.stderr
+
+
+def test_whatif_log_answers_a_card_above_24_cards_as_analyse_does(tmp_path, flat_table) -> None:
+    """The first lead of the 9-card worked deal (36 cards in the hands): the bounded search, labelled, and
+    analyse's judgement of it."""
+    path = tmp_path / "deal.jsonl"
+    path.write_text(docs_deal(), encoding="utf-8")
+    first = next(i for i, e in enumerate(json.loads(docs_deal())["events"]) if e["event"] == "play")
+    result = runner.invoke(app, ["whatif", "--log", str(path), "--event", str(first), "--worlds", "6", "--json",
+                                 "--equity-dir", flat_table])
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["cards_left"] == 36 and out["method"] == "bounded" and out["best"] in out["cards"]
+    report = run(path, Settings(worlds=6, bid_deals=200))
+    same = next(d for d in report.decisions if d.event == first)
+    assert same.method == "bounded" and same.loss == pytest.approx(out["loss"]) and same.best == out["best"]

@@ -57,11 +57,12 @@ import numpy as np
 
 from ...cards import card_name
 from ...engine.bits import rng_state
-from ...engine.layout import PS_LED, PS_TRICK_NO
+from ...engine.layout import N_STATE, PS_LED, PS_TRICK_NO
+from ...engine.solver import SolverWork, solve_value
 from ...referee import LogError
 from ...rules import RuleSet
 from .. import AnalysisError
-from .cardvalues import BOUNDED, Budget, Buffers, CardValues, card_values, cards_left
+from .cardvalues import BOUNDED, EXACT, Budget, Buffers, CardValues, card_values, cards_left
 from ..defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from ..bidding.equity import EquityTable
 from .logcuts import Bid, LineDecisions, Play, line_decisions
@@ -71,7 +72,7 @@ from ..bidding.whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_sc
 FLAGS = ("doubtful", "error", "blunder")
 CLOSE = "too close to call"   # a loss reaching `doubtful` on average, but not at the lower end of its 95% CI
 KINDS = ("bid", "card")
-LUCK_NODES = 2_000_000  # the luck's one open solve at the first lead: exact within this many nodes, else bounded
+LUCK_NODES = 10_000_000  # the luck's one open solve at the first lead: exact within this many nodes, else bounded
 POINT_WHY = ("high", "low", "jack", "hang-jack", "game")
 DEAL_WHY = ("kick", "gift", "jack-bonus")
 
@@ -123,6 +124,7 @@ class Settings:
     max_cards: int = ANALYSE_MAX_CARDS
     seed: int = 1
     budget: Budget = Budget()  # worlds above its horizon: exact within its nodes, else the bounded search
+    luck_nodes: int = LUCK_NODES  # the luck's open solve above the horizon: exact within this many nodes
     thresholds: Thresholds = Thresholds()
     threads: int | None = None
     seats: frozenset[int] | None = None   # only these seats' decisions (None: all)
@@ -136,7 +138,7 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         return {"worlds": self.worlds, "bid_deals": self.bid_deals, "policy": self.policy,
                 "max_cards": self.max_cards, "seed": self.seed,
-                "horizon": self.budget.horizon, "nodes": self.budget.nodes,
+                "horizon": self.budget.horizon, "nodes": self.budget.nodes, "luck_nodes": self.luck_nodes,
                 "thresholds": dataclasses.asdict(self.thresholds),
                 "flag_rule": "the lower end of the loss's 95% CI reaches the threshold",
                 "seats": sorted(self.seats) if self.seats is not None else None,
@@ -520,15 +522,13 @@ def luck_and_result(facts: LineDecisions, settings: Settings, buffers: Buffers) 
     trick = None
     note = None
     method = None
-    budget = dataclasses.replace(settings.budget, nodes=LUCK_NODES)
+    budget = settings.budget
     for play in facts.plays:
         pos = play.position
         if pos.state[PS_LED] < 0 and cards_left(pos) <= settings.max_cards:
-            v = card_values(pos, 0, np.zeros(4, dtype=np.uint64), None, buffers, budget)
-            best = float(v.values.max())
+            best, method = open_value(pos, budget, settings.luck_nodes, buffers)
             luck = _by_side(rules, pos.side, best)
             trick = int(pos.state[PS_TRICK_NO]) + 1
-            method = v.method
             break
     if luck is None:
         note = f"luck not computed: more than --max-cards {settings.max_cards} cards left at every trick"
@@ -537,13 +537,29 @@ def luck_and_result(facts: LineDecisions, settings: Settings, buffers: Buffers) 
     if method == BOUNDED:
         note = ((note + "; ") if note else "") + (
             f"luck estimated by the bounded search ({cards_left(pos)} cards in the hands: the solver did not finish "
-            f"within {LUCK_NODES:,} nodes; the heuristic's play down to {budget.horizon} cards, then the solver)")
+            f"within {settings.luck_nodes:,} nodes; the heuristic's play down to {budget.horizon} cards, then the solver)")
     last = facts.plays[-1] if facts.plays else None
     result = None
     if last is not None and facts.verdict is not None:
         v = card_values(last.position, 0, np.zeros(4, dtype=np.uint64), None, buffers)
         result = _by_side(rules, last.position.side, float(v.values.max()))
     return luck, trick, result, note, method
+
+
+def open_value(position, budget: Budget, nodes: int, buffers: Buffers) -> tuple[float, str]:
+    """The position's value with every hand open, for the side to move, and how it was found: EXACT when the
+    solver (its own 2**20-entry table) finishes within `nodes` nodes, else BOUNDED (the best card's value by
+    the bounded search)."""
+    if budget.exact_for(position):
+        return float(card_values(position, 0, np.zeros(4, dtype=np.uint64), None, buffers).values.max()), EXACT
+    work = SolverWork()
+    work.node_limit = nodes
+    value = solve_value(position.state[:N_STATE].copy(), position.rules.as_array(), work.states, work.moves,
+                        work.frames, work.tt, work.ctx)
+    if not work.aborted:
+        return float(value), EXACT
+    v = card_values(position, 0, np.zeros(4, dtype=np.uint64), None, buffers, dataclasses.replace(budget, nodes=0))
+    return float(v.values.max()), BOUNDED
 
 
 def _by_side(rules: RuleSet, side: int, value: float) -> list[float]:

@@ -177,7 +177,7 @@ def test_an_interrupted_report_is_no_report_and_the_same_command_finishes_it(tmp
     assert first.exit_code == 130, first.output
     partial = tmp_path / "report.partial"
     assert errors(first)[-1] == (f"interrupted: the report is not finished; its finished parts (strategy, advice, "
-                                 f"equilibrium, equilibrium-fine) are kept in {partial}; run the same command again "
+                                 f"equilibrium, equilibrium-fine, rules-of-thumb) are kept in {partial}; run the same command again "
                                  "to finish it")
     assert not out.exists()  # nothing at --out looks like a report
     assert (partial / "PARTIAL.json").is_file() and not list(tmp_path.rglob("REPORT.md"))

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...engine.bidding import TS_DEALER_SUM, TS_N, TS_SUM
+from ...engine.bidding import LINES, TS_DEALER_SUM, TS_N, TS_SUM
 from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, class_key, decode_class, hand_features, \
     possible_classes
 from ...rules import RuleSet
@@ -265,9 +265,9 @@ class FitInput:
         tensor = pd.read_csv(folder / "tensor.csv")
         index = {class_key(c): i for i, c in enumerate(CLASSES)}
         shape = (len(CLASSES), len(CLASSES))
-        prob, lines = np.zeros(shape), {k: np.zeros(shape) for k in ("stand", "give", "run")}
-        three = "dealer_stand" in tensor.columns
-        dealer = {k: np.zeros(shape) for k in ("stand", "give", "run")}
+        prob, lines = np.zeros(shape), {k: np.zeros(shape) for k in LINES}  # stand, beg-give, beg-run
+        three = f"dealer_{LINES[0]}" in tensor.columns
+        dealer = {k: np.zeros(shape) for k in LINES}
         e = tensor["eldest_class"].map(index).to_numpy()
         d = tensor["dealer_class"].map(index).to_numpy()
         prob[e, d] = tensor["deals"] / tensor["deals"].sum()
@@ -275,8 +275,8 @@ class FitInput:
             lines[k][e, d] = tensor[k]
             if three:
                 dealer[k][e, d] = tensor[f"dealer_{k}"]
-        game = Game.from_means(prob, lines["stand"], lines["give"], lines["run"],
-                               (dealer["stand"], dealer["give"], dealer["run"]) if three else None)
+        game = Game.from_means(prob, *(lines[k] for k in LINES),
+                               tuple(dealer[k] for k in LINES) if three else None)  # type: ignore[arg-type]
         strategy = {}
         for role in ("eldest", "dealer"):
             p = np.full(len(CLASSES), np.nan)

@@ -94,8 +94,10 @@ def world_gain(position: Position, best: int, chosen: int, worlds: int, rng: np.
 def test_flagged_card_errors_really_lose_what_analyse_says(random_report) -> None:
     """Random play: for every card decision flagged (the lower end of its loss's CI past a threshold), playing
     the recommended card instead gains exactly the loss on the same worlds (solved again another way), and on
-    fresh worlds it gains, within the CIs, what analyse says."""
-    flagged = [d for d in random_report.decisions if d.kind == "card" and d.flag]
+    fresh worlds it gains, within the CIs, what analyse says. Decisions valued by the bounded search (above 24 cards,
+    a world the solver did not finish within its budget) are an estimate by design: only the exact ones are compared
+    with the solver here (tests/test_bounded.py checks the bounded search)."""
+    flagged = [d for d in random_report.decisions if d.kind == "card" and d.flag and d.method == "exact"]
     assert len(flagged) >= 5
     plays = {(line.line, p.event): p for line in random_report.lines for p in line.facts.plays}
     agree = better = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyser.engine.bounded import bounded_cards, hand_cards, world_cards
+from analyser.engine.bounded import bounded_cards, cards_in_hands, world_cards
 from analyser.engine.layout import K_PIMC, N_STATE, PS_TO_PLAY, X_HORIZON, X_MAX_CARDS, X_NODES
 from analyser.engine.policies import choose_card
 from analyser.engine.search import (
@@ -77,7 +77,7 @@ def test_bounded_values_are_the_solvers_when_the_horizon_reaches_the_end(players
         _, params = parse_policy("pimc")
         line = state[SB_SCRATCH:SB_BEST]
         world = state[:N_STATE].copy()
-        bounded_cards(world, rules.as_array(), params, chunk_rngs(1, 0)[1], hand_cards(world), states, moves, frames,
+        bounded_cards(world, rules.as_array(), params, chunk_rngs(1, 0)[1], cards_in_hands(world), states, moves, frames,
                       tt, ctx, got, line)
         assert list(got) == list(want)
 
@@ -113,7 +113,7 @@ def test_pimc_plays_legal_cards_in_twelve_card_deals_and_reports_its_method():
         m = np.uint64(legal(state))
         card = choose_card(kind, params, state, m, rules.as_array(), rng)
         assert int(m) >> int(card) & 1
-        if int(m) & (int(m) - 1) and hand_cards(state) > 24:
+        if int(m) & (int(m) - 1) and cards_in_hands(state) > 24:
             seen_bounded = seen_bounded or state[SB_EXACT] < 4
         played = choose_card(hkind, hparams, state, m, rules.as_array(), rng)
         record_play(state, played)

@@ -45,7 +45,7 @@ BOUNDED_NODES = 20000  # default: above it, an exact solve is tried within this 
 
 
 @njit(cache=True, _nrt=False)
-def hand_cards(state):
+def cards_in_hands(state):
     """Cards in the hands."""
     total = 0
     for s in range(state[PS_PLAYERS]):
@@ -91,7 +91,7 @@ def bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt,
             continue
         copy_state(line, world)
         apply(line, c)
-        while hand_cards(line) > horizon:
+        while cards_in_hands(line) > horizon:
             _heuristic_move(line, params, rules, rng)
         if n == 3:
             while line[PS_TO_PLAY] != root and line[PS_TRICK_NO] < line[PS_N_TRICKS]:
@@ -111,7 +111,7 @@ def bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt,
 def world_cards(world, rules, params, rng, horizon, limit, states, moves, frames, tt, ctx, values, line):
     """values[card] for the legal cards of one world: exact (returns 1) when at most `horizon` cards are
     in the hands, or when the solver finishes within `limit` nodes (limit > 0); else bounded (returns 0)."""
-    left = hand_cards(world)
+    left = cards_in_hands(world)
     if left <= horizon or limit > 0:
         ctx[C_NODE_LIMIT] = 0 if left <= horizon else limit
         solve_cards(world, rules, states, moves, frames, tt, ctx, values)

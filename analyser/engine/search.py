@@ -76,7 +76,7 @@ import numpy as np
 from numba import njit
 
 from .bits import U1, bit, lowest_card, popcount, rand_below, rand_unit, side_of, suit_mask
-from .bounded import world_cards
+from .bounded import cards_in_hands, world_cards  # cards_in_hands: read by solve, hint, cardvalues
 from .heuristic import heuristic_card
 from .layout import (
     K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS,
@@ -401,14 +401,6 @@ def sample_likely(state, seat, params, rules, rng, world):
 
 
 # --- the players -----------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def cards_in_hands(state):
-    total = 0
-    for s in range(state[PS_PLAYERS]):
-        total += popcount(np.uint64(state[PS_HAND + s]))
-    return total
 
 
 @njit(cache=True, _nrt=False)

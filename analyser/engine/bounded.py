@@ -36,8 +36,8 @@ from numba import njit
 
 from .bits import RANK_JACK, U1, bit, lowest_card, popcount, side_of
 from .heuristic import heuristic_card
-from .layout import PS_HAND, PS_IN_PLAY, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP
-from .solver import C_ABORTED, C_NODE_LIMIT, NO_VALUE, representative, solve_cards, solve_value
+from .layout import PS_HAND, PS_IN_PLAY, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TRICK_NO, PS_TRUMP
+from .solver import C_ABORTED, C_NODE_LIMIT, NO_VALUE, _out_mask, representative, solve_cards, solve_value
 from .state import apply, copy_state, legal
 
 BOUNDED_HORIZON = 24   # default: worlds with at most this many cards in the hands are solved exactly
@@ -51,14 +51,6 @@ def cards_in_hands(state):
     for s in range(state[PS_PLAYERS]):
         total += popcount(np.uint64(state[PS_HAND + s]))
     return total
-
-
-@njit(cache=True, _nrt=False)
-def _cards_out(state):
-    out = np.uint64(state[PS_TRICK_MASK])
-    for s in range(state[PS_PLAYERS]):
-        out |= np.uint64(state[PS_HAND + s])
-    return out
 
 
 @njit(cache=True, _nrt=False)
@@ -78,7 +70,7 @@ def bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt,
     for c in range(52):
         values[c] = NO_VALUE
     options = legal(world)
-    out = _cards_out(world)
+    out = _out_mask(world)
     jack = world[PS_TRUMP] * 13 + RANK_JACK
     if not (np.uint64(world[PS_IN_PLAY]) & bit(jack)):
         jack = -1

@@ -1,7 +1,7 @@
 """Benchmarks of pimc's bounded search (engine/bounded.py, issue 31): time per card and quality.
 
     .venv/bin/python scripts/bounded_bench.py speed [--cards 9] [--deals 10] [--policy pimc] [--seed 1] [--json]
-    .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1]
+    .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1] [--exact-cache F]
     .venv/bin/python scripts/bounded_bench.py analyse [--seed 1] [--log run-deals.jsonl]
 
 **speed**: 4-player trinidad deals of `--cards` cards each (9: one run, 12: two; a random
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -111,8 +112,31 @@ def _text(x: np.ndarray) -> str:
     return f"{e['mean']:.4f} ({e['ci95'][0]:.4f} to {e['ci95'][1]:.4f})"
 
 
-def quality(policies: list[str], positions: int, worlds: int, seed: int, progress: bool) -> dict:
-    """Every policy's loss on the same positions and worlds (the exact solves, the costly part, done once)."""
+def _load_exact(path: str | None, seed: int, worlds: int) -> list[list[list[int]]]:
+    """The exact values kept by an earlier run with the same seed and worlds (its positions come first)."""
+    if not path or not os.path.isfile(path):
+        return []
+    doc = json.loads(open(path, encoding="utf-8").read())
+    if doc.get("seed") != seed or doc.get("worlds") != worlds:
+        raise SystemExit(f"{path} holds exact values for seed {doc.get('seed')} and {doc.get('worlds')} worlds, "
+                         f"not seed {seed} and {worlds}: give another --exact-cache")
+    return doc["exact"]
+
+
+def _save_exact(path: str, seed: int, worlds: int, kept: list[list[list[int]]]) -> None:
+    temp = path + ".tmp"
+    with open(temp, "w", encoding="utf-8") as stream:
+        json.dump({"bench": "quality exact values", "seed": seed, "worlds": worlds, "exact": kept}, stream)
+    os.replace(temp, path)
+
+
+def quality(policies: list[str], positions: int, worlds: int, seed: int, progress: bool,
+            exact_cache: str | None = None) -> dict:
+    """Every policy's loss on the same positions and worlds (the exact solves, the costly part, done once).
+    `exact_cache`: a file keeping the exact values of the positions solved so far (the positions and worlds
+    are drawn from the seed alone, the methods draw nothing), so that other methods are compared on them
+    later without solving again."""
+    kept = _load_exact(exact_cache, seed, worlds)
     rules = make_rules("trinidad", players=4).as_array()
     rows = [parse_policy(p)[1] for p in policies]
     params = rows[0]
@@ -137,17 +161,19 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
         if mask & (mask - 1) == 0:
             continue  # one legal card: nothing to choose
         cards = [c for c in range(52) if mask >> c & 1]
-        exact = np.zeros((worlds, len(cards)))
+        index = len(heuristic_loss)
+        exact = np.array(kept[index], dtype=float) if index < len(kept) else np.zeros((worlds, len(cards)))
         method = np.zeros((len(policies), worlds, len(cards)))
         budgets = [np.int64(row[X_NODES]) for row in rows]
         for w in range(worlds):
             sample_world(state, int(state[PS_TO_PLAY]), stream, buf)
-            t0 = time.perf_counter()
-            world = buf[:N_STATE].copy()
-            solve_cards(world, rules, work.states, work.moves, work.frames, work.tt, work.ctx, work.values)
-            solve_s += time.perf_counter() - t0
-            for j, c in enumerate(cards):
-                exact[w, j] = work.values[c]
+            if index >= len(kept):
+                t0 = time.perf_counter()
+                world = buf[:N_STATE].copy()
+                solve_cards(world, rules, work.states, work.moves, work.frames, work.tt, work.ctx, work.values)
+                solve_s += time.perf_counter() - t0
+                for j, c in enumerate(cards):
+                    exact[w, j] = work.values[c]
             for i, row in enumerate(rows):
                 horizon = np.int64(row[X_HORIZON])
                 t1 = time.perf_counter()
@@ -159,6 +185,9 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
                 for j, c in enumerate(cards):
                     assert exact[w, j] != NO_VALUE and method_row[0, c] != NO_VALUE
                     method[i, w, j] = method_row[0, c]
+        if index >= len(kept) and exact_cache:
+            kept.append(exact.astype(int).tolist())
+            _save_exact(exact_cache, seed, worlds, kept)
         h = cards.index(int(heuristic_card(params, state, np.uint64(mask), rules, stream)))
         truth = exact.mean(axis=0)
         for i in range(len(policies)):
@@ -222,6 +251,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=20, help="quality: worlds per position")
     parser.add_argument("--policy", action="append", help="a pimc spec (default pimc); quality: repeat to compare")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--exact-cache", help="quality: a JSON file keeping the exact values (read, then extended)")
     parser.add_argument("--json", action="store_true")
     opts = parser.parse_args()
     if opts.bench == "speed":
@@ -235,7 +265,7 @@ def main() -> None:
                 f"search, {out['not_analysed']} not analysed): {out['wall_s']:.0f} s wall, {out['cpu_s']:.0f} s CPU "
                 f"(target <= 900 s); luck (trick, method): {out['luck']}")
     else:
-        out = quality(opts.policy or ["pimc"], opts.positions, opts.worlds, opts.seed, True)
+        out = quality(opts.policy or ["pimc"], opts.positions, opts.worlds, opts.seed, True, opts.exact_cache)
         hl = out["heuristic_loss"]
         lines = [f"{out['positions']} positions ({out['cards_left'][0]}-{out['cards_left'][1]} cards in the hands), "
                  f"{out['worlds']} worlds each; loss against the best card in net points (95% CI):"]

@@ -25,7 +25,7 @@ TABLE_COLUMNS = {
                      "P(win match), option 1", "P(win match), option 2", "option 1 minus option 2", "95% CI", "better",
                      "deals"],
     "tournaments": ["player A", "player B", "matches", "share A wins", "share, 95% CI", "A minus B, points per deal",
-                    "points, 95% CI"],
+                    "points, 95% CI", "deals counted"],
     "equity": [],
     "equilibrium-eldest": ["hand class", "in words", "deals", "P(beg)", "95% CI", "heuristic P(beg)", "action"],
     "equilibrium-dealer": ["hand class", "in words", "deals", "P(give)", "95% CI", "heuristic P(give)", "action"],
@@ -172,6 +172,15 @@ def test_the_search_players_and_the_sensitivity(report_dir):
     strength = pd.read_csv(report_dir / "tables" / "tournaments.csv")
     pairs = list(zip(strength["player A"], strength["player B"]))
     assert (QUICK_PIMC, "heuristic") in pairs and ("oracle", "heuristic") in pairs and (QUICK_PIMC, "random") in pairs
+    # the last row: pimc against itself as it was before it searched above 24 cards, on deals with runs only
+    assert pairs[-1] == (QUICK_PIMC, f"{QUICK_PIMC},max_cards=24")
+    run = json.loads((report_dir / "report.json").read_text())["run_deals"]
+    last = strength.iloc[-1]
+    assert pd.isna(last["matches"]) and pd.isna(last["share A wins"])
+    assert last["A minus B, points per deal"] == round(run["a_net_per_run_deal"]["value"], 3)
+    assert last["deals counted"] == f"{run['run_deals']:,} deals with a run (of {run['deals']:,} dealt), each twice"
+    assert 0 < run["run_deals"] < run["deals"] == 40  # Sizes.run_deals at 2,000 deals
+    assert f"--run-deals {run['deals']} --seed {run['seed']}" in md
     assert f"`{QUICK_PIMC}` samples 6 worlds" in md and f"--pimc {QUICK_PIMC}" in md  # the command says it
     assert "## Do the recommendations depend on the card player?" in md
     table = pd.read_csv(report_dir / "tables" / "sensitivity.csv")
@@ -185,6 +194,29 @@ def test_same_seed_same_numbers(report_dir, tmp_path):
     assert result.exit_code == 0, result.output
     for name in TABLE_COLUMNS:
         assert (again / "tables" / f"{name}.csv").read_bytes() == (report_dir / "tables" / f"{name}.csv").read_bytes()
+
+
+def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, tmp_path):
+    """scripts/reference_edition.py --search-players on a finished report: the same numbers as the full
+    command (the same calls, sizes and seeds), spliced into the same places."""
+    import shutil
+
+    from analyser.report.searched import redo_search_parts
+    from analyser.rules import make_rules
+
+    copy = tmp_path / "copy"
+    shutil.copytree(report_dir, copy)
+    numbers = json.loads((copy / "report.json").read_text())
+    for claim in numbers["play_advice"]:
+        claim["followed_by_player"]["followed"] = -1  # spoilt: the redo must put them back
+    numbers["tournaments"][2]["a_win_rate"] = 2.0
+    (copy / "report.json").write_text(json.dumps(numbers))
+    md = (copy / "REPORT.md").read_text()
+    (copy / "REPORT.md").write_text(md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n"))
+    redo_search_parts(make_rules("trinidad", 4, {"target": 5}), copy, QUICK_PIMC, threads=1)
+    for name in ("REPORT.md", "report.html", "tables/tournaments.csv", "tables/play-advice.csv"):
+        assert (copy / name).read_bytes() == (report_dir / name).read_bytes(), name
+    assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())
 
 
 def test_three_players_report_skips_what_needs_two_sides(tmp_path):

@@ -44,12 +44,13 @@ from ..rules import RuleSet
 from ..rules_text import describe
 from ..analysis.bidding.rules_of_thumb import FitInput
 from .card import RULES_FOLDER, Card
-from .charts import score_shift_chart, tournament_chart
+from .charts import score_shift_chart
 from .rules_section import rules_part, rules_section
 from .document import Document
 from .folder import Partial
 from .play import play_section
 from .sections import Pairing, player_strength, score_shifts
+from .strength import pimc_before, run_deal_row, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
 from .thumb import rules_of_thumb
 
 # The report's tables as a reader sees them: the columns of the score what-ifs and the tournaments.
@@ -57,24 +58,11 @@ SHIFT_COLUMNS = {"situation": "situation", "score": "score (eldest's side first)
                  "first": "option 1", "second": "option 2", "win_first": "P(win match), option 1",
                  "win_second": "P(win match), option 2", "win_diff": "option 1 minus option 2",
                  "favours": "better", "deals": "deals"}
-STRENGTH_COLUMNS = {"a": "player A", "b": "player B", "matches": "matches", "a_win_rate": "share A wins",
-                    "a_minus_b_points_per_deal": "A minus B, points per deal"}
-
-
 def shift_view(shifts: pd.DataFrame) -> pd.DataFrame:
     """The score what-ifs with plain column names and one 95% CI column."""
     view = shifts[list(SHIFT_COLUMNS)].round(4).rename(columns=SHIFT_COLUMNS)
     view.insert(len(view.columns) - 2, "95% CI", [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in
                                                   zip(shifts["win_diff_lo"], shifts["win_diff_hi"])])
-    return view
-
-
-def strength_view(strength: pd.DataFrame) -> pd.DataFrame:
-    """The tournaments with plain column names and the 95% CIs as [a, b]."""
-    view = strength[list(STRENGTH_COLUMNS)].rename(columns=STRENGTH_COLUMNS)
-    view.insert(4, "share, 95% CI", [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(strength["ci_lo"], strength["ci_hi"])])
-    view["points, 95% CI"] = [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(strength["points_ci_lo"],
-                                                                          strength["points_ci_hi"])]
     return view
 
 
@@ -91,6 +79,7 @@ class Sizes:
     play_deals: int      # duplicated deals per play tip
     play_matches: int    # duplicated matches per play tip
     search_matches: int  # matches per pairing of the search players (pimc, oracle): slow, so fewer
+    run_deals: int       # deals dealt for pimc against the pimc of before on deals with runs
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
@@ -99,7 +88,8 @@ class Sizes:
                    matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
                    equilibrium=max(2000, min(deals, 1_000_000)),
                    play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)),
-                   search_matches=max(20, min(2000, deals // 5000)))
+                   search_matches=max(20, min(2000, deals // 5000)),
+                   run_deals=max(40, min(2000, deals // 2000)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
@@ -157,7 +147,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         return partial.part(name, compute)
 
     numbers: dict[str, Any] = {"rules": rules.as_log_dict(), "policy": policy, "seed": seed, "deals": deals,
-                               "version": __version__, "sizes": sizes.__dict__}
+                               "version": __version__, "sizes": sizes.__dict__, "pimc": pimc}
     strategy = run_part("strategy", f"strategy tables: {sizes.strategy:,} decision deals per round",
                         lambda: run_strategy(rules, policy, sizes.strategy, seed, out_dir=out / "strategy",
                                              threads=threads, executor=executor))
@@ -205,17 +195,19 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     shifts = run_part("score-shifts", "score what-ifs",
                       lambda: score_shifts(rules, tuned, equity, seed, sizes.whatif, threads))
 
-    def tournaments() -> pd.DataFrame | None:
+    def tournaments() -> tuple[pd.DataFrame | None, dict[str, Any] | None]:
         strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
                                    sizes.matches, seed, threads)
+        run = None
         if strength is not None and sizes.search_matches > 0:
             say(f"search players: {sizes.search_matches:,} matches per pairing")
-            searched = player_strength(rules, [Pairing(pimc, "heuristic"), Pairing("oracle", "heuristic"),
-                                               Pairing(pimc, "random")], sizes.search_matches, seed + 10, threads)
-            strength = pd.concat([strength, searched], ignore_index=True)
-        return strength
+            searched = search_strength(rules, pimc, sizes.search_matches, seed, threads)
+            strength = None if searched is None else pd.concat([strength, searched], ignore_index=True)
+            say(f"{pimc} against {pimc_before(pimc)} on deals with runs: {sizes.run_deals:,} deals dealt")
+            run = run_deal_row(rules, pimc, sizes.run_deals, seed, threads, executor)
+        return strength, run
 
-    strength = run_part("tournaments", f"tournaments: {sizes.matches:,} matches per pairing", tournaments)
+    strength, run = run_part("tournaments", f"tournaments: {sizes.matches:,} matches per pairing", tournaments)
 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
     command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -294,26 +286,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     rules_section(doc, out, fitted, card, save_table, numbers)
     play_section(doc, out, advice, numbers, save_table)
 
-    doc.heading("How strong are the simulated players?")
-    if strength is not None:
-        path = save_table(strength_view(strength), out, "tournaments")
-        numbers["tournaments"] = json.loads(strength.to_json(orient="records"))
-        tournament_chart(strength, out / "tournaments.png", f"Duplicate-deal matches: {rules.preset}, "
-                                                              f"{rules.players} players")
-        doc.paragraph("Every conclusion above assumes these players. `heuristic` plays by the named rules of "
-                      "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' "
-                      f"stand/beg and give/run choices. `{pimc}` samples {worlds} worlds of the cards it has not seen "
-                      "(consistent with the play and the voids shown, and weighed by how well they explain the "
-                      "others' bids and the opponents' cards, modelled as its own rules would play them), solves each "
-                      "with every hand open and plays the best mean; `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of "
-                      "card play). Both bid as the heuristic does and play its card while more than 24 cards are "
-                      "left in the hands (`analyser/engine/search.py`). Each match is played twice with the same "
-                      f"cards and the seats swapped; {sizes.search_matches:,} matches for each search-player "
-                      "pairing.")
-        doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
-        doc.table(strength_view(strength), "Tournaments", path)
-    else:
-        doc.paragraph("Tournaments need two sides; with three players each plays alone.")
+    strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table)
 
     if sensitivity is not None:
         _sensitivity(doc, out, Path(sensitivity), numbers)

@@ -108,6 +108,38 @@ class Document:
         return _PAGE.format(title=html.escape(self.title), body="\n".join(body))
 
 
+def splice_sections(folder: Path, doc: Document, first: str, last: str) -> None:
+    """Put `doc`'s blocks (its title left out) in place of the sections of the finished report in `folder`
+    from the heading `first` through the section of the heading `last` (up to the next heading of its
+    level), in REPORT.md and report.html alike: a part redone without rerunning the rest."""
+    path = folder / "REPORT.md"
+    page = path.read_text(encoding="utf-8")
+    begin, end = _section_span(page, f"## {first}\n", f"## {last}\n", "\n## ", path)
+    md = doc.markdown().split("\n", 2)[2]  # without the title line
+    path.write_text(page[:begin] + md + ("\n" + page[end:] if end < len(page) else ""), encoding="utf-8")
+    path = folder / "report.html"
+    page = path.read_text(encoding="utf-8")
+    begin, end = _section_span(page, f"<h2>{html.escape(first)}</h2>", f"<h2>{html.escape(last)}</h2>", "<h2>",
+                               path, stop="\n</body>")
+    body = doc.html(folder).split("<body>\n", 1)[1].split("\n</body>", 1)[0].split("\n", 1)[1]  # without <h1>
+    path.write_text(page[:begin] + body + "\n" + page[end:].lstrip("\n"), encoding="utf-8")
+
+
+def _section_span(page: str, first: str, last: str, heading: str, path: Path, stop: str = "") -> tuple[int, int]:
+    """Where the sections from `first` through `last` begin and end in `page`."""
+    for mark in (first, last):
+        if mark not in page:
+            raise ValueError(f"{path}: no {mark.strip()!r} section to replace")
+    begin = page.index(first)
+    after = page.index(last, begin) + len(last)
+    end = page.find(heading, after)
+    if end < 0:
+        end = page.index(stop, after) if stop and stop in page[after:] else len(page)
+    elif heading.startswith("\n"):
+        end += 1  # the heading's own line starts after the newline
+    return begin, end
+
+
 def _markdown_table(frame: pd.DataFrame) -> str:
     cols = [str(c) for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]

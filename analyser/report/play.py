@@ -10,7 +10,10 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis.bidding.advice import AdviceResult
+from ..rules import RuleSet
 from .document import Document
+
+HEADING = "Play advice"
 
 PLAY_COLUMNS = ["tip", "switch", "net points, on minus off", "95% CI", "verdict", "deals", "deals needed",
                 "share changed", "effect where changed", "match-win, on minus off", "match-win 95% CI",
@@ -44,27 +47,34 @@ def play_view(claims: list[dict[str, Any]]) -> pd.DataFrame:
 def play_section(doc: Document, out: Path, advice: AdviceResult, numbers: dict[str, Any],
                  save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
     """Write the section, its table (tables/play-advice.csv) and numbers["play_advice"]."""
-    doc.heading("Play advice")
     if not advice.play:
+        doc.heading(HEADING)
         doc.paragraph(f"Not measured{': ' + advice.play_skipped if advice.play_skipped else ''}.")
         return
-    claims = [c.to_json() for c in advice.play]
+    play_section_of(doc, out, [c.to_json() for c in advice.play], advice.rules, advice.policy, advice.play_deals,
+                    advice.play_matches, advice.play_observer, numbers, save_table)
+
+
+def play_section_of(doc: Document, out: Path, claims: list[dict[str, Any]], r: RuleSet, policy: str, deals: int,
+                    matches: int, observer: str, numbers: dict[str, Any],
+                    save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
+    """The section from the tips' claims as report.json keeps them (a finished report's section redone)."""
+    doc.heading(HEADING)
     numbers["play_advice"] = claims
     view = play_view(claims)
     path = save_table(view, out, "play-advice")
-    r = advice.rules
     seats = "each side in turn" if r.sides == 2 else f"each of the {r.sides} players in turn"
     doc.paragraph(
         "The Spanish-language guide also advises on card play. Each tip is a switch of the heuristic card player, set on or off "
         "for one side (`--policy heuristic:SWITCH=1` forces it on, `=0` off; `analyser/engine/tips.py` defines "
-        f"each): the same {advice.play_deals:,} deals from 0:0 are played with the switch on and then off for the "
-        f"tip side ({seats}), the other side the plain `{advice.policy}` player, on the same cards and random "
-        f"draws; {advice.play_matches:,} whole matches are played the same way. The effect is the tip side's net "
+        f"each): the same {deals:,} deals from 0:0 are played with the switch on and then off for the "
+        f"tip side ({seats}), the other side the plain `{policy}` player, on the same cards and random "
+        f"draws; {matches:,} whole matches are played the same way. The effect is the tip side's net "
         "points per deal with the switch on minus off: *supported* when its 95% CI lies above zero, "
         "*contradicted* when below, else *inconclusive*, with the number of deals it would take to separate the "
         "observed effect from zero. \"Share changed\" is the share of plays in which the switch changed any card "
         "(or the dealer's give or run); \"effect where changed\" the effect per such play. \"Player follows it\": "
-        f"how often the `{advice.play_observer}` player, left alone, plays the tip's card where the tip applies "
+        f"how often the `{observer}` player, left alone, plays the tip's card where the tip applies "
         "(the strongest card player the engine has; it reads the player's habits, not the tip's worth).")
     bullets = []
     for c in claims:

@@ -284,6 +284,19 @@ def estimate_json(mean: float, ci: tuple[float, float], **extra: Any) -> dict[st
     return {"estimate": mean, "ci95": [ci[0], ci[1]], **extra}
 
 
+def followed_by_player(tip: PlayTip, counts: np.ndarray, observer: str) -> dict[str, Any]:
+    """How often `observer` played the tip's card where it applied, from the observation's counts[TO_*]."""
+    situations, followed = int(counts[TO_SITUATIONS]), int(counts[TO_FOLLOWED])
+    found: dict[str, Any] = {
+        "player": observer, "situations": situations, "followed": followed,
+        "estimate": followed / situations if situations else math.nan, "ci95": list(wilson_ci(followed, situations)),
+        "over": "dealer's answers to a beg" if tip.tip == TIP_RUN_STRONG_SIDE else "card decisions",
+    }
+    if observer == OBSERVER:
+        found["note"] = OBSERVER_NOTE
+    return found
+
+
 def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None, counts: np.ndarray,
               observer: str, sides: int) -> Any:
     """The claim of one tip from its slices: deals_out[deal, seating, TD_*], match_out[match, setting, TM_*],
@@ -325,14 +338,7 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
             "deals_per_match": float(match_out[:, :, TM_DEALS].sum() / (2 * m * sides)),
             "unfinished": int(match_out[:, :, TM_UNFINISHED].sum()),
         }
-    situations, followed = int(counts[TO_SITUATIONS]), int(counts[TO_FOLLOWED])
-    details["followed_by_player"] = {
-        "player": observer, "situations": situations, "followed": followed,
-        "estimate": followed / situations if situations else math.nan, "ci95": list(wilson_ci(followed, situations)),
-        "over": "dealer's answers to a beg" if tip.tip == TIP_RUN_STRONG_SIDE else "card decisions",
-    }
-    if observer == OBSERVER:
-        details["followed_by_player"]["note"] = OBSERVER_NOTE
+    details["followed_by_player"] = followed_by_player(tip, counts, observer)
     if tip.note:
         details["note"] = tip.note
     test = (f"the tip side's net points per deal with {tip.switch} on minus off ({tip.does}), the other side "
@@ -340,6 +346,18 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
             "below")
     return Claim(tip.id, tip.claim, f"{SOURCE}: \"{tip.quote}\"", test, effect, ci, verdict, n,
                  "net points per deal", details)
+
+
+def observe_counts(rules: RuleSet, observer: str, observe_deals: int, seed: int, scores: np.ndarray,
+                   executor: Executor, progress: Progress | None = None) -> np.ndarray:
+    """The observation alone (module docstring, 4): counts[tip, TO_*] of `observer` at every seat on
+    `observe_deals` deals from `scores`, the streams of `seed` (the same as inside ``check_play_advice``)."""
+    if observe_deals < 1:
+        raise ValueError("the observation needs at least 1 deal")
+    obs_kinds, obs_params = seat_policies([observer], rules.players)
+    return np.sum(run_chunks(executor, observe_chunk, "tips-observe", (rules.as_array(), scores, obs_kinds,
+                                                                        obs_params, seed), observe_deals,
+                             CHUNK_PLAY_DEALS, progress), axis=0)
 
 
 def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PLAY_ADVICE_DEALS,
@@ -369,12 +387,7 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
                             CHUNK_PLAY_MATCHES, progress)
         match_out = np.concatenate([rows for _, rows in chunks])
     observe_deals = default_observe_deals(deals) if observe_deals is None else observe_deals
-    if observe_deals < 1:
-        raise ValueError("the observation needs at least 1 deal")
-    obs_kinds, obs_params = seat_policies([observer], rules.players)
-    counts = np.sum(run_chunks(executor, observe_chunk, "tips-observe", (rules_array, scores, obs_kinds, obs_params,
-                                                                          seed), observe_deals, CHUNK_PLAY_DEALS,
-                               progress), axis=0)
+    counts = observe_counts(rules, observer, observe_deals, seed, scores, executor, progress)
     claims = [tip_claim(t, deals_out[:, t.tip], None if match_out is None else match_out[:, t.tip], counts[t.tip],
                         observer, rules.sides) for t in TIPS]
     return PlayAdviceResult(claims, deals, matches, observer, observe_deals)

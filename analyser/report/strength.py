@@ -1,0 +1,140 @@
+"""The report's section "How strong are the simulated players?".
+
+Duplicate-deal tournaments between the players the report uses (``sections.player_strength``),
+and one duel on deals with runs (``analysis.play.tournament.run_deal_duel``): the report's pimc
+against the same pimc as it was before the bounded search (``max_cards=24``: the heuristic's card
+while more than 24 cards are in the hands). The two play every deal without a run alike, so only
+deals with a run are played (twice, seats swapped) and A's net points per run deal is the measure.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..analysis.play.tournament import TournamentError, run_deal_duel
+from ..executor import Executor
+from ..rules import RuleSet
+from .charts import tournament_chart
+from .document import Document
+from .sections import Pairing, player_strength
+
+HEADING = "How strong are the simulated players?"
+SEARCH_SEED = 10  # the search players' pairings are played from seed + 10, + 11, + 12
+RUN_SEED = 20     # the duel on deals with runs from seed + 20
+STRENGTH_COLUMNS = {"a": "player A", "b": "player B", "matches": "matches", "a_win_rate": "share A wins",
+                    "a_minus_b_points_per_deal": "A minus B, points per deal"}
+
+
+def pimc_before(pimc: str) -> str | None:
+    """The spec of `pimc` as it played before the bounded search (the heuristic's card above 24 cards); None
+    when `pimc` already names its own max_cards.
+
+    >>> pimc_before("pimc"), pimc_before("pimc:worlds=6"), pimc_before("pimc:max_cards=30")
+    ('pimc:max_cards=24', 'pimc:worlds=6,max_cards=24', None)
+    """
+    if "max_cards" in pimc:
+        return None
+    return f"{pimc}{',' if ':' in pimc else ':'}max_cards=24"
+
+
+def search_pairings(pimc: str) -> list[Pairing]:
+    return [Pairing(pimc, "heuristic"), Pairing("oracle", "heuristic"), Pairing(pimc, "random")]
+
+
+def search_strength(rules: RuleSet, pimc: str, matches: int, seed: int, threads: int | None,
+                    skip: tuple[str, ...] = ()) -> pd.DataFrame | None:
+    """The search players' tournaments (their seeds as in the report: seed + SEARCH_SEED + k); a pairing whose
+    A is in `skip` is left out (the oracle's rows do not change with pimc)."""
+    rows = []
+    for k, pairing in enumerate(search_pairings(pimc)):
+        if pairing.a in skip:
+            continue
+        frame = player_strength(rules, [pairing], matches, seed + SEARCH_SEED + k, threads)
+        if frame is None:
+            return None
+        rows.append(frame)
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+def run_deal_row(rules: RuleSet, pimc: str, deals: int, seed: int, threads: int | None = None,
+                 executor: Executor | None = None) -> dict[str, Any] | None:
+    """`pimc` against itself before the bounded search on `deals` dealt deals (those with a run played twice);
+    None with three players or when `pimc` fixes its own max_cards."""
+    before = pimc_before(pimc)
+    if before is None or rules.sides != 2 or deals < 1:
+        return None
+    try:
+        duel = run_deal_duel(rules, pimc, before, deals, seed + RUN_SEED, threads=threads, executor=executor)
+    except TournamentError:
+        return None
+    found = duel.as_dict()
+    del found["rules"]
+    return found
+
+
+def strength_view(strength: pd.DataFrame, run: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The tournaments with plain column names and the 95% CIs as [a, b]; with `run`, its row last (no
+    matches and no share of wins: points per run deal)."""
+    view = strength[list(STRENGTH_COLUMNS)].rename(columns=STRENGTH_COLUMNS)
+    view.insert(4, "share, 95% CI", [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(strength["ci_lo"], strength["ci_hi"])])
+    view["points, 95% CI"] = [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(strength["points_ci_lo"],
+                                                                          strength["points_ci_hi"])]
+    if run is None:
+        return view
+    view["deals counted"] = "every deal of the matches"
+    est = run["a_net_per_run_deal"]
+    lo, hi = est["ci95"]
+    row = {"player A": run["a"], "player B": run["b"], "matches": math.nan, "share A wins": math.nan,
+           "share, 95% CI": "", "A minus B, points per deal": round(est["value"], 3),
+           "points, 95% CI": f"[{lo:+.3f}, {hi:+.3f}]",
+           "deals counted": f"{run['run_deals']:,} deals with a run (of {run['deals']:,} dealt), each twice"}
+    view = pd.concat([view, pd.DataFrame([row])], ignore_index=True)
+    view["matches"] = view["matches"].astype("Int64")
+    return view
+
+
+def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, run: dict[str, Any] | None,
+                     rules: RuleSet, pimc: str, worlds: int, search_matches: int, numbers: dict[str, Any],
+                     save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
+    """Write the section, tables/tournaments.csv, tournaments.png, numbers["tournaments"] and ["run_deals"]."""
+    doc.heading(HEADING)
+    if strength is None:
+        doc.paragraph("Tournaments need two sides; with three players each plays alone.")
+        return
+    view = strength_view(strength, run)
+    path = save_table(view, out, "tournaments")
+    numbers["tournaments"] = json.loads(strength.to_json(orient="records"))
+    if run is not None:
+        numbers["run_deals"] = run
+    tournament_chart(strength, out / "tournaments.png", f"Duplicate-deal matches: {rules.preset}, "
+                                                          f"{rules.players} players")
+    doc.paragraph(
+        "Every conclusion above assumes these players. `heuristic` plays by the named rules of "
+        "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' stand/beg and "
+        f"give/run choices. `{pimc}` samples {worlds} worlds of the cards it has not seen (consistent with the "
+        "play and the voids shown, and weighed by how well they explain the others' bids and the opponents' "
+        "cards, modelled as its own rules would play them), values each legal card in each world with every hand "
+        "open and plays the best mean: exactly where at most 24 cards are in the hands or the solver finishes "
+        "within its node budget, else by the bounded search (the heuristic's play to 24 cards, then the solver; "
+        "docs/search.md). `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of card play), "
+        "and plays the heuristic's card while more than 24 cards are left. Both bid as the heuristic does "
+        "(`analyser/engine/search.py`). Each match is played twice with the same cards and the seats swapped; "
+        f"{search_matches:,} matches for each search-player pairing.")
+    doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
+    if run is not None:
+        est = run["a_net_per_run_deal"]
+        doc.paragraph(
+            f"The last row plays `{run['a']}` against `{run['b']}`, the same player as it was before it searched "
+            "positions of more than 24 cards (the heuristic's card there), on deals with runs only: the two play "
+            f"every other deal alike. {run['deals']:,} deals were dealt from 0:0; the {run['run_deals']:,} with a "
+            f"run ({run['run_rate']:.1%}; {run['twice_run']:,} run twice) were each played twice, seats swapped "
+            f"(`allfours tournament --a {run['a']} --b {run['b']} --run-deals {run['deals']} --seed {run['seed']}`). "
+            f"`{run['a']}` nets {est['value']:+.3f} points per run deal (95% CI [{est['ci95'][0]:+.3f}, "
+            f"{est['ci95'][1]:+.3f}]).")
+    doc.table(view, "Tournaments", path)

@@ -41,7 +41,7 @@ from .solver import C_ABORTED, C_NODE_LIMIT, NO_VALUE, _out_mask, representative
 from .state import apply, copy_state, legal
 
 BOUNDED_HORIZON = 24   # default: worlds with at most this many cards in the hands are solved exactly
-BOUNDED_NODES = 20000  # default: above it, an exact solve is tried within this many nodes
+BOUNDED_NODES = 500_000  # default: above it, an exact solve is tried within this many nodes (docs/search.md)
 
 
 @njit(cache=True, _nrt=False)

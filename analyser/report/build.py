@@ -88,8 +88,10 @@ class Sizes:
                    matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
                    equilibrium=max(2000, min(deals, 1_000_000)),
                    play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)),
-                   search_matches=max(20, min(2000, deals // 5000)),
-                   run_deals=max(40, min(2000, deals // 2000)))
+                   # pimc searches every position of a deal with runs (issue 31): a match costs it about six
+                   # times what it did, so at most 500 matches a pairing (the win share's CI about +-0.044)
+                   search_matches=max(20, min(500, deals // 5000)),
+                   run_deals=max(40, min(1000, deals // 2000)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:

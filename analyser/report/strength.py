@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,14 +52,17 @@ def search_strength(rules: RuleSet, pimc: str, matches: int, seed: int, threads:
                     skip: tuple[str, ...] = ()) -> pd.DataFrame | None:
     """The search players' tournaments (their seeds as in the report: seed + SEARCH_SEED + k); a pairing whose
     A is in `skip` is left out (the oracle's rows do not change with pimc)."""
-    rows = []
-    for k, pairing in enumerate(search_pairings(pimc)):
-        if pairing.a in skip:
-            continue
-        frame = player_strength(rules, [pairing], matches, seed + SEARCH_SEED + k, threads)
-        if frame is None:
-            return None
-        rows.append(frame)
+    chosen = [(k, p) for k, p in enumerate(search_pairings(pimc)) if p.a not in skip]
+
+    def play(item: tuple[int, Pairing]) -> pd.DataFrame | None:
+        k, pairing = item
+        return player_strength(rules, [pairing], matches, seed + SEARCH_SEED + k, threads)
+
+    # The pairings side by side: a pairing of at most CHUNK_PAIRS pairs is one task, one thread.
+    with ThreadPoolExecutor(max_workers=1 if threads == 1 else max(1, len(chosen))) as pool:
+        rows = list(pool.map(play, chosen))
+    if any(frame is None for frame in rows):
+        return None
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
 
 

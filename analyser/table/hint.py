@@ -213,6 +213,7 @@ def bid_situation(decision: Decision) -> Situation:
         by_side[side] += n
     role = decision.role or "eldest"
     decider = entry.eldest if role == "eldest" else entry.dealer
+    score: tuple[int, ...]
     if rules.sides == 2:
         mine = rules.side_of(decider)
         score = (by_side[mine], by_side[1 - mine])

@@ -377,6 +377,7 @@ class Recorder:
                 return taken("bunch", None, word.startswith("y"))
             return self.question("Do all four agree to bunch? [y/n]:", vote, undo=True)
         if due.kind == "bid":
+            assert due.role is not None  # a bid is always due from a role
             options = ASKED[due.role]
             short = "/".join(o[0] for o in options)
 

@@ -275,8 +275,9 @@ class FitInput:
             lines[k][e, d] = tensor[k]
             if three:
                 dealer[k][e, d] = tensor[f"dealer_{k}"]
-        game = Game.from_means(prob, *(lines[k] for k in LINES),
-                               tuple(dealer[k] for k in LINES) if three else None)  # type: ignore[arg-type]
+        stand, give, run = (lines[k] for k in LINES)
+        game = Game.from_means(prob, stand, give, run,
+                               (dealer["stand"], dealer["give"], dealer["run"]) if three else None)
         strategy = {}
         for role in ("eldest", "dealer"):
             p = np.full(len(CLASSES), np.nan)

@@ -230,7 +230,7 @@ def run_deals_chunk(rules_array: np.ndarray, arrangement: tuple[np.ndarray, ...]
         return None
     cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
     rows = np.zeros((size, N_RD_COLS), dtype=np.int64)
-    run_deal_pairs(rules_array, size, *arrangement, rng_state(cards), rng_state(choices), rows)
+    run_deal_pairs(rules_array, size, *arrangement, rng_state(cards), rng_state(choices), rows)  # type: ignore[call-arg]
     if progress is not None:
         progress(size)
     return index, rows

@@ -19,7 +19,8 @@ a minute an edition instead of a full report (report/rules_section.py: add_to_ed
 redoes in each finished edition only what the pimc search player measures: how often it follows each play
 tip, its tournaments, and its duel with the pimc of before on deals with runs, with the edition's own sizes
 and seeds (report/searched.py: redo_search_parts); the sections "Play advice" and "How strong are the
-simulated players?" are replaced, nothing else is recomputed.
+simulated players?" are replaced (and "Do the recommendations depend on the card player?" from
+results/sensitivity as it stands), nothing else is recomputed.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def rules_of_thumb(results: Path, only: str | None) -> int:
 def search_players(results: Path, only: str | None, threads: int | None) -> int:
     """pimc's parts redone in every finished edition (or `only` one), nothing else recomputed."""
     sys.path.insert(0, str(ROOT))
-    from analyser.report.searched import redo_search_parts
+    from analyser.report.searched import redo_search_parts, redo_sensitivity
     from analyser.rules import make_rules
 
     for preset, players, _ in EDITIONS:
@@ -126,6 +127,8 @@ def search_players(results: Path, only: str | None, threads: int | None) -> int:
             continue
         began = time.perf_counter()
         numbers = redo_search_parts(make_rules(preset, players=players), results / name, threads=threads, say=print)
+        if name in SENSITIVITY and (SENSITIVITY[name] / "sensitivity.json").is_file():
+            redo_sensitivity(results / name, SENSITIVITY[name])  # it may have been rerun with the new pimc too
         run = numbers.get("run_deals")
         print(f"{name}: pimc's parts redone in {time.perf_counter() - began:.0f} s"
               + (f"; run deals: {run['a_net_per_run_deal']['value']:+.3f} per run deal" if run else ""), flush=True)

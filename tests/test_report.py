@@ -59,12 +59,18 @@ QUICK_PIMC = "pimc:worlds=6"  # the default (80 worlds) would take most of the s
 
 
 @pytest.fixture(scope="module")
-def report_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report")
+def sensitivity_dir(tmp_path_factory):
     sens = tmp_path_factory.mktemp("sensitivity")
     (sens / "sensitivity.json").write_text(json.dumps({
         "rules": "trinidad", "players": 4, "deals": 1500, "seed": 1, "pimc": "pimc:worlds=10", "seconds": 1800.0,
         "cpus": 2, "command": "python scripts/sensitivity.py --deals 1500", "rows": SENSITIVITY_ROWS}))
+    return sens
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory, sensitivity_dir):
+    out = tmp_path_factory.mktemp("report")
+    sens = sensitivity_dir
     result = runner.invoke(app, ["report", "--rules", "trinidad", "--set", "target=5", "--deals", "2000",
                                  "--seed", "3", "--threads", "2", "--out", str(out), "--sensitivity", str(sens),
                                  "--pimc", QUICK_PIMC])
@@ -196,12 +202,12 @@ def test_same_seed_same_numbers(report_dir, tmp_path):
         assert (again / "tables" / f"{name}.csv").read_bytes() == (report_dir / "tables" / f"{name}.csv").read_bytes()
 
 
-def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, tmp_path):
+def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sensitivity_dir, tmp_path):
     """scripts/reference_edition.py --search-players on a finished report: the same numbers as the full
     command (the same calls, sizes and seeds), spliced into the same places."""
     import shutil
 
-    from analyser.report.searched import redo_search_parts
+    from analyser.report.searched import redo_search_parts, redo_sensitivity
     from analyser.rules import make_rules
 
     copy = tmp_path / "copy"
@@ -212,8 +218,10 @@ def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, tmp
     numbers["tournaments"][2]["a_win_rate"] = 2.0
     (copy / "report.json").write_text(json.dumps(numbers))
     md = (copy / "REPORT.md").read_text()
-    (copy / "REPORT.md").write_text(md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n"))
+    md = md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n")
+    (copy / "REPORT.md").write_text(md.replace("holds 1, moves 0, unsettled 1", "stale counts"))
     redo_search_parts(make_rules("trinidad", 4, {"target": 5}), copy, QUICK_PIMC, threads=1)
+    redo_sensitivity(copy, sensitivity_dir)
     for name in ("REPORT.md", "report.html", "tables/tournaments.csv", "tables/play-advice.csv"):
         assert (copy / name).read_bytes() == (report_dir / name).read_bytes(), name
     assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())

@@ -291,7 +291,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table)
 
     if sensitivity is not None:
-        _sensitivity(doc, out, Path(sensitivity), numbers)
+        sensitivity_section(doc, out, Path(sensitivity), numbers)
     _method(doc, rules, strategy, sizes, seed)
     (out / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(out), encoding="utf-8")
@@ -499,13 +499,16 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                   f"`{folder}/score-values.csv`.")
 
 
-def _sensitivity(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]) -> None:
+SENSITIVITY_HEADING = "Do the recommendations depend on the card player?"
+
+
+def sensitivity_section(doc: Document, out: Path, folder: Path, numbers: dict[str, Any]) -> None:
     """The strategy tables recomputed with pimc playing the cards (scripts/sensitivity.py's folder)."""
     data = json.loads((folder / "sensitivity.json").read_text(encoding="utf-8"))
     table = pd.DataFrame(data["rows"])
     numbers["sensitivity"] = {k: v for k, v in data.items() if k != "rows"} | {"rows": data["rows"]}
     counts = table["verdict"].value_counts().to_dict()
-    doc.heading("Do the recommendations depend on the card player?")
+    doc.heading(SENSITIVITY_HEADING)
     doc.paragraph(
         f"The eldest's and the dealer's tables (two best-response rounds) recomputed on {data['deals']:,} paired "
         f"decision deals per round, the same deals played once by the heuristic and once by `{data['pimc']}` "

@@ -25,7 +25,7 @@ from ..analysis.play.play_advice import TIPS, default_observe_deals, followed_by
 from ..executor import Executor, LocalExecutor
 from ..policy import pimc_worlds
 from ..rules import RuleSet
-from .build import Sizes, save_table
+from .build import SENSITIVITY_HEADING, Sizes, save_table, sensitivity_section
 from .document import Document, splice_sections
 from .play import HEADING as PLAY_HEADING
 from .play import play_section_of
@@ -78,3 +78,14 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     numbers["pimc"] = pimc
     (folder / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
     return numbers
+
+
+def redo_sensitivity(folder: Path, sensitivity: Path) -> None:
+    """Replace the finished report's section "Do the recommendations depend on the card player?" (and its table
+    and numbers) by the one of the folder `sensitivity` (scripts/sensitivity.py's output)."""
+    folder = Path(folder)
+    numbers = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    doc = Document("section")
+    sensitivity_section(doc, folder, Path(sensitivity), numbers)
+    splice_sections(folder, doc, SENSITIVITY_HEADING, SENSITIVITY_HEADING)
+    (folder / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")

@@ -202,12 +202,15 @@ def test_same_seed_same_numbers(report_dir, tmp_path):
         assert (again / "tables" / f"{name}.csv").read_bytes() == (report_dir / "tables" / f"{name}.csv").read_bytes()
 
 
-def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sensitivity_dir, tmp_path):
+def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sensitivity_dir, tmp_path,
+                                                                 monkeypatch):
     """scripts/reference_edition.py --search-players on a finished report: the same numbers as the full
-    command (the same calls, sizes and seeds), spliced into the same places."""
+    command (the same calls, sizes and seeds), spliced into the same places; interrupted, it changes nothing
+    and the next call goes on from the steps it finished."""
     import shutil
 
-    from analyser.report.searched import redo_search_parts, redo_sensitivity
+    from analyser.report import searched
+    from analyser.report.searched import KEPT, redo_search_parts, redo_sensitivity
     from analyser.rules import make_rules
 
     copy = tmp_path / "copy"
@@ -220,7 +223,20 @@ def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sen
     md = (copy / "REPORT.md").read_text()
     md = md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n")
     (copy / "REPORT.md").write_text(md.replace("holds 1, moves 0, unsettled 1", "stale counts"))
-    redo_search_parts(make_rules("trinidad", 4, {"target": 5}), copy, QUICK_PIMC, threads=1)
+    rules = make_rules("trinidad", 4, {"target": 5})
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(searched, "run_deal_row", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            redo_search_parts(rules, copy, QUICK_PIMC, threads=1)
+    assert "stale words" in (copy / "REPORT.md").read_text() and (copy / KEPT).is_file()
+    monkeypatch.setattr(searched, "observe_counts", interrupted)  # done before: not measured again
+    monkeypatch.setattr(searched, "search_strength", interrupted)
+    redo_search_parts(rules, copy, QUICK_PIMC, threads=1)
+    assert not (copy / KEPT).exists()
     redo_sensitivity(copy, sensitivity_dir)
     for name in ("REPORT.md", "report.html", "tables/tournaments.csv", "tables/play-advice.csv"):
         assert (copy / name).read_bytes() == (report_dir / name).read_bytes(), name

@@ -14,10 +14,12 @@ chart, and their numbers in report.json (``scripts/reference_edition.py --search
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..analysis.bidding.strategy import side_scores
@@ -37,47 +39,83 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
                       executor: Executor | None = None,
                       say: Callable[[str], None] = lambda message: None) -> dict[str, Any]:
     """Recompute pimc's play-tip observation, its tournaments and its duel on deals with runs in the finished
-    report `folder` (module docstring); returns the numbers written into report.json."""
+    report `folder` (module docstring); returns the numbers written into report.json.
+
+    Nothing in the report is touched until all three are measured; each finished one is kept in
+    ``.redo-search.json`` beside the report's files, so the same call after an interruption starts after it
+    (the file goes when the report is written)."""
     folder = Path(folder)
     numbers = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     if numbers["rules"] != rules.as_log_dict():
         raise ValueError(f"{folder} is a report of other rules ({numbers['rules'].get('preset')}, "
                          f"{numbers['rules'].get('players')} players)")
+    claims = numbers.get("play_advice")
+    if not claims:
+        raise ValueError(f"{folder}: its report.json holds no play tips to redo")
     seed, sizes = int(numbers["seed"]), Sizes.from_deals(int(numbers["deals"]))
     executor = executor if executor is not None else LocalExecutor(threads)
-    doc = Document("section")
-    claims = numbers.get("play_advice")
-    if claims:
-        observe = default_observe_deals(sizes.play_deals)
-        say(f"{folder.name}: play tips: {pimc} observed on {observe:,} deals")
-        counts = observe_counts(rules, pimc, observe, seed, side_scores(rules, None), executor)
-        for tip, claim in zip(TIPS, claims):
-            assert claim["switch"] == tip.switch, (claim["switch"], tip.switch)
-            claim["followed_by_player"] = followed_by_player(tip, counts[tip.tip], pimc)
-        play_section_of(doc, folder, claims, rules, numbers["policy"], sizes.play_deals, sizes.play_matches, pimc,
-                        numbers, save_table)
-    else:  # not measured (a policy without tip switches): the section stays as it is, only copied
-        raise ValueError(f"{folder}: its report.json holds no play tips to redo")
+    kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__})
+
+    def observe() -> list[list[int]]:
+        deals = default_observe_deals(sizes.play_deals)
+        say(f"{folder.name}: play tips: {pimc} observed on {deals:,} deals")
+        return observe_counts(rules, pimc, deals, seed, side_scores(rules, None), executor).tolist()
+
+    counts = np.array(kept.step("observation", observe), dtype=np.int64)
     strength, run = None, None
     if numbers.get("tournaments"):
+        def tournaments() -> list[dict[str, Any]]:
+            say(f"{folder.name}: {pimc}'s tournaments, {sizes.search_matches:,} matches per pairing")
+            frame = search_strength(rules, pimc, sizes.search_matches, seed, threads, skip=("oracle",))
+            if frame is None:
+                raise ValueError(f"{folder}: the tournaments could not be played again")
+            return json.loads(frame.to_json(orient="records"))
+
+        def duel() -> dict[str, Any] | None:
+            say(f"{folder.name}: {pimc} against the pimc of before on deals with runs, {sizes.run_deals:,} deals")
+            return run_deal_row(rules, pimc, sizes.run_deals, seed, threads, executor)
+
+        searched = pd.DataFrame(kept.step("tournaments", tournaments))
+        run = kept.step("run-deals", duel)
         earlier = pd.DataFrame(numbers["tournaments"])
-        kept = earlier[~earlier["a"].str.startswith("pimc")].reset_index(drop=True)
-        say(f"{folder.name}: {pimc}'s tournaments, {sizes.search_matches:,} matches per pairing")
-        searched = search_strength(rules, pimc, sizes.search_matches, seed, threads, skip=("oracle",))
-        if searched is None:
-            raise ValueError(f"{folder}: the tournaments could not be played again")
-        oracle = kept[kept["a"] == "oracle"]
-        strength = pd.concat([kept[kept["a"] != "oracle"], searched.iloc[:1], oracle, searched.iloc[1:]],
+        others = earlier[~earlier["a"].str.startswith("pimc")].reset_index(drop=True)
+        oracle = others[others["a"] == "oracle"]
+        strength = pd.concat([others[others["a"] != "oracle"], searched.iloc[:1], oracle, searched.iloc[1:]],
                              ignore_index=True)
-        say(f"{folder.name}: {pimc} against the pimc of before on deals with runs, {sizes.run_deals:,} deals")
-        run = run_deal_row(rules, pimc, sizes.run_deals, seed, threads, executor)
+    for tip, claim in zip(TIPS, claims):
+        assert claim["switch"] == tip.switch, (claim["switch"], tip.switch)
+        claim["followed_by_player"] = followed_by_player(tip, counts[tip.tip], pimc)
+    doc = Document("section")
+    play_section_of(doc, folder, claims, rules, numbers["policy"], sizes.play_deals, sizes.play_matches, pimc,
+                    numbers, save_table)
     strength_section(doc, folder, strength, run, rules, pimc, pimc_worlds(pimc), sizes.search_matches, numbers,
                      save_table)
     splice_sections(folder, doc, PLAY_HEADING, STRENGTH_HEADING)
     numbers["sizes"] = sizes.__dict__
     numbers["pimc"] = pimc
     (folder / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
+    kept.path.unlink(missing_ok=True)
     return numbers
+
+
+KEPT = ".redo-search.json"
+
+
+class _Kept:
+    """The finished steps of one redo, as JSON, under the options they were measured with."""
+
+    def __init__(self, path: Path, key: dict[str, Any]) -> None:
+        self.path, self.key = path, key
+        found = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        self.steps: dict[str, Any] = found.get("steps", {}) if found.get("key") == key else {}
+
+    def step(self, name: str, compute: Callable[[], Any]) -> Any:
+        if name not in self.steps:
+            self.steps[name] = compute()
+            temp = self.path.with_name(self.path.name + ".tmp")
+            temp.write_text(json.dumps({"key": self.key, "steps": self.steps}), encoding="utf-8")
+            os.replace(temp, self.path)
+        return self.steps[name]
 
 
 def redo_sensitivity(folder: Path, sensitivity: Path) -> None:

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..analysis.bidding.strategy import side_scores
 from ..analysis.play.play_advice import TIPS, default_observe_deals, followed_by_player, observe_counts
-from ..executor import Executor, LocalExecutor
+from ..executor import Executor, LocalExecutor, source_fingerprint
 from ..policy import pimc_worlds
 from ..rules import RuleSet
 from .build import SENSITIVITY_HEADING, Sizes, save_table, sensitivity_section
@@ -54,7 +54,8 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
         raise ValueError(f"{folder}: its report.json holds no play tips to redo")
     seed, sizes = int(numbers["seed"]), Sizes.from_deals(int(numbers["deals"]))
     executor = executor if executor is not None else LocalExecutor(threads)
-    kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__})
+    kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__,
+                                 "engine": source_fingerprint()})  # as folder.Partial: another engine starts over
 
     def observe() -> list[list[int]]:
         deals = default_observe_deals(sizes.play_deals)

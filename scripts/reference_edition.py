@@ -98,18 +98,25 @@ RULES_OF_THUMB_NOTE = (
     "(about half a minute an edition; `allfours card` reads it).")
 
 
-def rules_of_thumb(results: Path, only: str | None) -> int:
-    """The rules-of-thumb section added to every finished edition (or `only` one), nothing else recomputed."""
+def finished_editions(only: str | None):
+    """(name, rules) of every edition, or of `only` one, for the modes that change finished editions."""
     sys.path.insert(0, str(ROOT))
-    from analyser.report.rules_section import add_to_edition
     from analyser.rules import make_rules
 
     for preset, players, _ in EDITIONS:
         name = f"{preset}-{players}p"
-        if only and only != name:
-            continue
+        if not only or only == name:
+            yield name, make_rules(preset, players=players)
+
+
+def rules_of_thumb(results: Path, only: str | None) -> int:
+    """The rules-of-thumb section added to every finished edition (or `only` one), nothing else recomputed."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.rules_section import add_to_edition
+
+    for name, rules in finished_editions(only):
         began = time.perf_counter()
-        thumbs = add_to_edition(make_rules(preset, players=players), results / name, say=print)
+        thumbs = add_to_edition(rules, results / name, say=print)
         print(f"{name}: rules of thumb added in {time.perf_counter() - began:.0f} s; card sizes "
               f"{thumbs['chosen']}", flush=True)
     return 0
@@ -119,14 +126,10 @@ def search_players(results: Path, only: str | None, threads: int | None) -> int:
     """pimc's parts redone in every finished edition (or `only` one), nothing else recomputed."""
     sys.path.insert(0, str(ROOT))
     from analyser.report.searched import redo_search_parts, redo_sensitivity
-    from analyser.rules import make_rules
 
-    for preset, players, _ in EDITIONS:
-        name = f"{preset}-{players}p"
-        if only and only != name:
-            continue
+    for name, rules in finished_editions(only):
         began = time.perf_counter()
-        numbers = redo_search_parts(make_rules(preset, players=players), results / name, threads=threads, say=print)
+        numbers = redo_search_parts(rules, results / name, threads=threads, say=print)
         if name in SENSITIVITY and (SENSITIVITY[name] / "sensitivity.json").is_file():
             redo_sensitivity(results / name, SENSITIVITY[name])  # it may have been rerun with the new pimc too
         run = numbers.get("run_deals")

@@ -58,6 +58,8 @@ SHIFT_COLUMNS = {"situation": "situation", "score": "score (eldest's side first)
                  "first": "option 1", "second": "option 2", "win_first": "P(win match), option 1",
                  "win_second": "P(win match), option 2", "win_diff": "option 1 minus option 2",
                  "favours": "better", "deals": "deals"}
+
+
 def shift_view(shifts: pd.DataFrame) -> pd.DataFrame:
     """The score what-ifs with plain column names and one 95% CI column."""
     view = shifts[list(SHIFT_COLUMNS)].round(4).rename(columns=SHIFT_COLUMNS)

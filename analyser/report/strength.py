@@ -129,7 +129,8 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
         "docs/search.md). `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of card play), "
         "and plays the heuristic's card while more than 24 cards are left. Both bid as the heuristic does "
         "(`analyser/engine/search.py`). Each match is played twice with the same cards and the seats swapped; "
-        f"{search_matches:,} matches for each search-player pairing.")
+        f"{search_matches:,} matches for each search-player pairing at this report's size (the matches column "
+        "gives each row's own: when only pimc's parts were redone, the oracle's row is kept from the earlier run).")
     doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
     if run is not None:
         est = run["a_net_per_run_deal"]

@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import logging
 import os
+import pickle
 import threading
 import time
 import uuid
@@ -149,6 +150,61 @@ class LocalExecutor:
 
     def close(self) -> None:
         pass
+
+
+class KeptExecutor:
+    """Another executor whose finished tasks are kept in `folder`, one file each, so that the same run after an
+    interruption computes only the tasks it had not finished (each found one is handed to ``on_result`` as if
+    it had just run). A task's file is named by a hash of the function, the task's key and arguments, `key`
+    (what else decides the result) and the sources (``source_fingerprint``): a file of other work, or of
+    other sources, is never read. Results must pickle; a file is written whole or not at all."""
+
+    def __init__(self, inner: Executor, folder: Path, key: str = "") -> None:
+        self.inner, self.folder, self.key = inner, Path(folder), key
+        self.fingerprint = source_fingerprint()
+        self.found = 0  # tasks answered from the folder in this executor's runs
+
+    @property
+    def parallelism(self) -> int:
+        return self.inner.parallelism
+
+    @property
+    def timings(self) -> list[Timing]:
+        return self.inner.timings
+
+    def path(self, fn: Callable[..., Any], task: Task) -> Path:
+        digest = hashlib.sha256()
+        for part in (f"{fn.__module__}.{fn.__qualname__}", task.key, self.key, self.fingerprint):
+            digest.update(part.encode() + b"\0")
+        digest.update(pickle.dumps(task.args, protocol=4))
+        return self.folder / f"{digest.hexdigest()[:32]}.pickle"
+
+    def run(self, fn: Callable[..., Any], tasks: Iterable[Task], on_result: Callable[[Task, Any], None],
+            progress: Progress | None = None) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+        def missing() -> Iterator[Task]:
+            for task in tasks:  # consumed in the calling thread, so on_result stays there
+                path = self.path(fn, task)
+                if path.is_file():
+                    self.found += 1
+                    on_result(task, pickle.loads(path.read_bytes()))
+                    if progress is not None:
+                        progress(task.size)
+                else:
+                    yield task
+
+        def keep(task: Task, result: Any) -> None:
+            path = self.path(fn, task)
+            part = path.with_suffix(".tmp")
+            part.write_bytes(pickle.dumps(result, protocol=4))
+            os.replace(part, path)
+            on_result(task, result)
+
+        self.inner.run(fn, missing(), keep, progress)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def parse_cluster(value: str) -> int:

@@ -1,7 +1,8 @@
 """Sensitivity of the strategy tables to the card player: heuristic play against pimc play, same deals.
 
     .venv/bin/python scripts/sensitivity.py [--rules trinidad] [--players 4] [--deals 1500] [--worlds 10]
-                                             [--doubt D] [--seed 1] [--out results/sensitivity]
+                                             [--doubt D] [--seed 1] [--chunk-deals 500] [--threads N]
+                                             [--out results/sensitivity]
 
 Every conclusion of the analyser assumes its card player. This recomputes the eldest's
 and the dealer's strategy tables (two best-response rounds of ``allfours strategy``:
@@ -18,12 +19,19 @@ hand class it prints both recommendations with their 95% CIs and a verdict:
 Writes ``sensitivity.json``, ``sensitivity.csv`` and ``README.md`` (the table, the command,
 the sizes and the time taken) to ``--out``; ``allfours report --sensitivity DIR`` puts the
 table in a report.
+
+The deals are played in chunks of ``--chunk-deals`` (the chunks run on the threads side by
+side; the chunk size is part of what the seed means). Each finished chunk is kept in
+``.<out>-chunks/`` beside ``--out`` until the table is written, so the same command after an
+interruption plays only the chunks it had not finished.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -31,6 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.analysis.bidding.strategy import run_strategy
+from analyser.executor import KeptExecutor, LocalExecutor
 from analyser.rules import make_rules
 
 COLUMNS = ["role", "class_key", "n", "heuristic_recommend", "heuristic_diff", "heuristic_ci_lo", "heuristic_ci_hi",
@@ -72,7 +81,9 @@ def markdown(table: pd.DataFrame, meta: dict) -> str:
              f"{meta['deals']:,} paired decision deals per round, two rounds (eldest, then dealer), seed "
              f"{meta['seed']}; the same deals played by the heuristic and by `{meta['pimc']}`. "
              f"Time: {meta['seconds'] / 60:.1f} minutes on {meta['threads']} thread(s) of a {meta['cpus']}-core "
-             "machine (any number of threads gives the same table)."
+             "machine (any number of threads gives the same table)"
+             + (f"; {meta['resumed_chunks']} of its chunks had been played before an interruption and are not "
+                "in that time" if meta.get("resumed_chunks") else "") + "."
              + (f" {meta['note'][0].upper()}{meta['note'][1:]}." if meta.get("note") else ""), "",
              "The difference is beg - stand for the eldest and give - run for the dealer (the strategy tables' "
              "`diff`), in net points per deal, with its 95% CI. Verdicts: holds "
@@ -96,25 +107,34 @@ def main() -> int:
     parser.add_argument("--doubt", type=float, default=None,
                         help="pimc's doubt (default: pimc's own; 1 infers nothing from the others' choices)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--chunk-deals", type=int, default=500, help="deals per chunk (part of what the seed means)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=Path("results/sensitivity"))
     opts = parser.parse_args()
     rules = make_rules(opts.rules, players=opts.players)
     pimc = f"pimc:worlds={opts.worlds}" + (f",doubt={opts.doubt:g}" if opts.doubt is not None else "")
+    kept_folder = opts.out.parent / f".{opts.out.name}-chunks"
+    executor = KeptExecutor(LocalExecutor(opts.threads), kept_folder, key=f"{opts.rules}:{opts.players}:{opts.seed}")
     start = time.perf_counter()
-    heuristic = run_strategy(rules, "heuristic", deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)
-    searched = run_strategy(rules, pimc, deals=opts.deals, seed=opts.seed, rounds=2, threads=opts.threads)
+    heuristic = run_strategy(rules, "heuristic", deals=opts.deals, seed=opts.seed, rounds=2, executor=executor,
+                             chunk_deals=opts.chunk_deals)
+    searched = run_strategy(rules, pimc, deals=opts.deals, seed=opts.seed, rounds=2, executor=executor,
+                            chunk_deals=opts.chunk_deals)
     seconds = time.perf_counter() - start
+    if executor.found:
+        print(f"{executor.found} chunks came from {kept_folder} (finished before an interruption); the time "
+              "counts only this run's", file=sys.stderr)
     table = compare(heuristic, searched)
-    import os
     meta = {"rules": opts.rules, "players": opts.players, "deals": opts.deals, "seed": opts.seed, "pimc": pimc,
             "seconds": round(seconds, 1), "cpus": os.cpu_count(), "threads": opts.threads or os.cpu_count(),
+            "chunk_deals": opts.chunk_deals, "resumed_chunks": executor.found,
             "command": "python scripts/sensitivity.py " + " ".join(sys.argv[1:])}
     opts.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(opts.out / "sensitivity.csv", index=False)
     (opts.out / "sensitivity.json").write_text(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))},
                                                           indent=1) + "\n")
     (opts.out / "README.md").write_text(markdown(table, meta))
+    shutil.rmtree(kept_folder, ignore_errors=True)
     print(markdown(table, meta))
     return 0
 

@@ -243,6 +243,45 @@ def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sen
     assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())
 
 
+def test_rewriting_the_search_players_sections_measures_nothing_and_writes_the_same_report(report_dir, tmp_path,
+                                                                                           monkeypatch):
+    """--search-players --sections-only: the sections written again from report.json's numbers alone."""
+    import shutil
+
+    from analyser.report import searched
+    from analyser.rules import make_rules
+
+    copy = tmp_path / "copy"
+    shutil.copytree(report_dir, copy)
+    md = (copy / "REPORT.md").read_text()
+    (copy / "REPORT.md").write_text(md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n")
+                                    .replace("matches for each search-player pairing", "stale"))
+    (copy / "tables" / "tournaments.csv").write_text("stale\n")
+
+    def measured(*args, **kwargs):
+        raise AssertionError("nothing is measured")
+
+    for name in ("observe_counts", "search_strength", "run_deal_row"):
+        monkeypatch.setattr(searched, name, measured)
+    searched.rewrite_search_parts(make_rules("trinidad", 4, {"target": 5}), copy)
+    for name in ("REPORT.md", "report.html", "tables/tournaments.csv", "tables/play-advice.csv"):
+        assert (copy / name).read_bytes() == (report_dir / name).read_bytes(), name
+    assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())
+    with pytest.raises(ValueError, match="other rules"):
+        searched.rewrite_search_parts(make_rules("classic", 2), copy)
+
+
+def test_the_run_deal_row_says_where_the_two_players_can_differ():
+    from analyser.report.strength import where_they_differ
+    from analyser.rules import make_rules
+
+    assert where_they_differ(make_rules("trinidad", 4)) == ""  # 36 cards at the first run
+    assert "third run" in where_they_differ(make_rules("trinidad", 2))  # 12, 18, 24, then 30 cards
+    assert "second run" in where_they_differ(make_rules("trinidad", 2, {"run_cards": 6}))  # 12, 24, then 36
+    for preset, players in (("classic", 2), ("classic", 4), ("partnership-seven", 4)):
+        assert "can only show zero" in where_they_differ(make_rules(preset, players))
+
+
 def test_three_players_report_skips_what_needs_two_sides(tmp_path):
     result = runner.invoke(app, ["report", "--rules", "classic", "--players", "3", "--set", "target=4",
                                  "--deals", "2000", "--out", str(tmp_path / "c3"), "--pimc", QUICK_PIMC])

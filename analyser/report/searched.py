@@ -45,13 +45,8 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     ``.redo-search.json`` beside the report's files, so the same call after an interruption starts after it
     (the file goes when the report is written)."""
     folder = Path(folder)
-    numbers = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-    if numbers["rules"] != rules.as_log_dict():
-        raise ValueError(f"{folder} is a report of other rules ({numbers['rules'].get('preset')}, "
-                         f"{numbers['rules'].get('players')} players)")
-    claims = numbers.get("play_advice")
-    if not claims:
-        raise ValueError(f"{folder}: its report.json holds no play tips to redo")
+    numbers = _report_numbers(rules, folder)
+    claims = numbers["play_advice"]
     seed, sizes = int(numbers["seed"]), Sizes.from_deals(int(numbers["deals"]))
     executor = executor if executor is not None else LocalExecutor(threads)
     kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__,
@@ -86,6 +81,36 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     for tip, claim in zip(TIPS, claims):
         assert claim["switch"] == tip.switch, (claim["switch"], tip.switch)
         claim["followed_by_player"] = followed_by_player(tip, counts[tip.tip], pimc)
+    _write_sections(rules, folder, numbers, claims, strength, run, sizes, pimc)
+    kept.path.unlink(missing_ok=True)
+    return numbers
+
+
+def rewrite_search_parts(rules: RuleSet, folder: Path) -> dict[str, Any]:
+    """Write the sections of ``redo_search_parts`` again from the numbers already in the finished report's
+    report.json, measuring nothing (for a change in their words); returns those numbers."""
+    folder = Path(folder)
+    numbers = _report_numbers(rules, folder)
+    strength = pd.DataFrame(numbers["tournaments"]) if numbers.get("tournaments") else None
+    _write_sections(rules, folder, numbers, numbers["play_advice"], strength, numbers.get("run_deals"),
+                    Sizes.from_deals(int(numbers["deals"])), numbers.get("pimc", "pimc"))
+    return numbers
+
+
+def _report_numbers(rules: RuleSet, folder: Path) -> dict[str, Any]:
+    numbers: dict[str, Any] = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    if numbers["rules"] != rules.as_log_dict():
+        raise ValueError(f"{folder} is a report of other rules ({numbers['rules'].get('preset')}, "
+                         f"{numbers['rules'].get('players')} players)")
+    if not numbers.get("play_advice"):
+        raise ValueError(f"{folder}: its report.json holds no play tips to redo")
+    return numbers
+
+
+def _write_sections(rules: RuleSet, folder: Path, numbers: dict[str, Any], claims: list[dict[str, Any]],
+                    strength: pd.DataFrame | None, run: dict[str, Any] | None, sizes: Sizes, pimc: str) -> None:
+    """The sections "Play advice" through "How strong are the simulated players?", their tables and chart, in
+    place of the report's, and their numbers in its report.json."""
     doc = Document("section")
     play_section_of(doc, folder, claims, rules, numbers["policy"], sizes.play_deals, sizes.play_matches, pimc,
                     numbers, save_table)
@@ -95,8 +120,6 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     numbers["sizes"] = sizes.__dict__
     numbers["pimc"] = pimc
     (folder / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
-    kept.path.unlink(missing_ok=True)
-    return numbers
 
 
 KEPT = ".redo-search.json"

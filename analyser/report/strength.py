@@ -103,6 +103,24 @@ def strength_view(strength: pd.DataFrame, run: dict[str, Any] | None = None) -> 
     return view
 
 
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+
+
+def where_they_differ(rules: RuleSet) -> str:
+    """What the run-deal row can show under `rules`: the two players differ only in positions of more than 24
+    cards, which some rules never reach (hands cut back to six after a run) and others only after several runs."""
+    if rules.discard:
+        return (" With these rules every hand is cut back to six cards after a run, so no position has more than "
+                "24 cards in the hands and the two play alike everywhere: the row can only show zero.")
+    cards, runs = rules.players * 6, 0
+    while cards <= 24:
+        cards, runs = cards + rules.players * rules.run_cards, runs + 1
+    if runs <= 1:
+        return ""
+    return (f" With {rules.players} players the hands pass 24 cards only at a deal's {ORDINALS.get(runs, f'{runs}th')} "
+            f"run, so the two differ only in the deals run {runs} times or more.")
+
+
 def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, run: dict[str, Any] | None,
                      rules: RuleSet, pimc: str, worlds: int, search_matches: int, numbers: dict[str, Any],
                      save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
@@ -141,5 +159,5 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
             f"run ({run['run_rate']:.1%}; {run['twice_run']:,} run twice) were each played twice, seats swapped "
             f"(`allfours tournament --a {run['a']} --b {run['b']} --run-deals {run['deals']} --seed {run['seed']}`). "
             f"`{run['a']}` nets {est['value']:+.3f} points per run deal (95% CI [{est['ci95'][0]:+.3f}, "
-            f"{est['ci95'][1]:+.3f}]).")
+            f"{est['ci95'][1]:+.3f}])." + where_they_differ(rules))
     doc.table(view, "Tournaments", path)

@@ -21,8 +21,9 @@ tip, its tournaments, and its duel with the pimc of before on deals with runs, w
 and seeds (report/searched.py: redo_search_parts); the sections "Play advice" and "How strong are the
 simulated players?" are replaced (and "Do the recommendations depend on the card player?" from
 results/sensitivity as it stands), nothing else is recomputed. With --sections-only those sections are
-written again from the numbers already in each report.json (and results/sensitivity), measuring nothing: for
-a change in their words (report/searched.py: rewrite_search_parts).
+written again from the numbers already in each report.json (and results/sensitivity), measuring nothing but
+how often the cards are run where report.json lacks it: for a change in their words (report/searched.py:
+rewrite_search_parts).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=None, help="--search-players: worker threads")
     parser.add_argument("--sections-only", action="store_true",
                         help="--search-players: write pimc's sections (and the sensitivity section) again from "
-                             "report.json and results/sensitivity, measuring nothing")
+                             "report.json and results/sensitivity, measuring only what report.json lacks")
     args = parser.parse_args()
     if args.rules_of_thumb:
         return rules_of_thumb(args.out, args.only)
@@ -136,7 +137,7 @@ def search_players(results: Path, only: str | None, threads: int | None, section
     for name, rules in finished_editions(only):
         began = time.perf_counter()
         if sections_only:
-            numbers = rewrite_search_parts(rules, results / name)
+            numbers = rewrite_search_parts(rules, results / name, threads=threads, say=print)
         else:
             numbers = redo_search_parts(rules, results / name, threads=threads, say=print)
         if name in SENSITIVITY and (SENSITIVITY[name] / "sensitivity.json").is_file():

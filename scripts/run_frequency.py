@@ -17,36 +17,15 @@ import json
 import time
 from pathlib import Path
 
-from analyser.analysis import runner
-from analyser.analysis.stats import wilson_ci
+from analyser.analysis.bidding.run_frequency import percent, run_frequency
 from analyser.rules import make_rules
-from analyser.simulate import CHUNK_DEALS
 
 ROOT = Path(__file__).resolve().parents[1]
+RULES = make_rules("trinidad", 4)
 BIDDINGS = {
     "heuristic": "heuristic",
     "equilibrium": "equilibrium:results/trinidad-4p/equilibrium",
 }
-
-
-def measure(policy: str, deals: int, seed: int) -> dict:
-    spec = runner.RunSpec.new(make_rules("trinidad", 4), [policy], seed, deals, CHUNK_DEALS)
-    totals = runner.run(spec, 1)["totals"]
-    lines = int(totals["lines"])
-    hist = {int(k.rsplit("_", 1)[1]): int(v) for k, v in totals.items() if k.startswith("runs_hist_")}
-
-    def share(k: int) -> dict:
-        lo, hi = wilson_ci(k, lines)
-        return {"deals": k, "share": k / lines, "ci95": [lo, hi]}
-
-    at_least = {n: sum(v for r, v in hist.items() if r >= n) for n in (1, 2)}
-    return {"policy": policy, "deals": lines, "runs_per_deal": int(totals["runs"]) / lines,
-            "at_least_one_run": share(at_least[1]), "at_least_two_runs": share(at_least[2]),
-            "runs_hist": {str(k): v for k, v in sorted(hist.items())}}
-
-
-def percent(x: dict) -> str:
-    return f"{100 * x['share']:.1f}% (95% CI {100 * x['ci95'][0]:.1f}-{100 * x['ci95'][1]:.1f}%)"
 
 
 def main() -> None:
@@ -56,7 +35,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "run-frequency")
     args = ap.parse_args()
     start = time.perf_counter()
-    rows = {name: measure(policy, args.deals, args.seed) for name, policy in BIDDINGS.items()}
+    rows = {name: run_frequency(RULES, policy, args.deals, args.seed) for name, policy in BIDDINGS.items()}
     seconds = time.perf_counter() - start
     command = f"python scripts/run_frequency.py --deals {args.deals} --seed {args.seed}"
     args.out.mkdir(parents=True, exist_ok=True)

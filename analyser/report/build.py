@@ -36,7 +36,7 @@ from ..analysis.bidding.equilibrium import (
 from ..analysis.bidding.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.bidding.strategy import run_strategy
 from ..vocabulary import ROLE, ROLE_NAMES
-from ..executor import Executor
+from ..executor import Executor, LocalExecutor
 from ..policy import pimc_worlds, policy_label
 from ..hand_text import KEY as CLASS_KEY
 from ..hand_text import class_words
@@ -50,7 +50,7 @@ from .document import Document
 from .folder import Partial
 from .play import play_section
 from .sections import Pairing, player_strength, score_shifts
-from .strength import pimc_before, run_deal_row, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
+from .strength import pimc_before, run_deal_row, run_frequencies, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
 from .thumb import rules_of_thumb
 
 # The report's tables as a reader sees them: the columns of the score what-ifs and the tournaments.
@@ -82,6 +82,7 @@ class Sizes:
     play_matches: int    # duplicated matches per play tip
     search_matches: int  # matches per pairing of the search players (pimc, oracle): slow, so fewer
     run_deals: int       # deals dealt for pimc against the pimc of before on deals with runs
+    run_frequency: int   # deals under each bidding (the report's, its equilibrium's) to count how often runs happen
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
@@ -93,7 +94,8 @@ class Sizes:
                    # pimc searches every position of a deal with runs (issue 31): a match costs it about six
                    # times what it did, so at most 500 matches a pairing (the win share's CI about +-0.044)
                    search_matches=max(20, min(500, deals // 5000)),
-                   run_deals=max(40, min(1000, deals // 2000)))
+                   run_deals=max(40, min(1000, deals // 2000)),
+                   run_frequency=max(10_000, min(200_000, deals // 50)))
 
 
 def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
@@ -212,6 +214,9 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         return strength, run
 
     strength, run = run_part("tournaments", f"tournaments: {sizes.matches:,} matches per pairing", tournaments)
+    runs = run_part("run-frequency", f"how often the cards are run: {sizes.run_frequency:,} deals under each bidding",
+                    lambda: run_frequencies(rules, policy, out / "equilibrium", sizes.run_frequency, seed,
+                                            executor if executor is not None else LocalExecutor(threads)))
 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
     command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -290,7 +295,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     rules_section(doc, out, fitted, card, save_table, numbers)
     play_section(doc, out, advice, numbers, save_table)
 
-    strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table)
+    strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table, runs)
 
     if sensitivity is not None:
         sensitivity_section(doc, out, Path(sensitivity), numbers)

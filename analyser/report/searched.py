@@ -8,7 +8,9 @@ unchanged, and a full report of a 10-million-deal edition takes most of an hour.
 recomputes those three with the report's own sizes and seeds (``build.Sizes``; the same calls as
 ``build_report`` makes, so the numbers are the ones the full command would write), replaces the sections
 "Play advice" and "How strong are the simulated players?" in REPORT.md and report.html, their tables and
-chart, and their numbers in report.json (``scripts/reference_edition.py --search-players``).
+chart, and their numbers in report.json (``scripts/reference_edition.py --search-players``). How often
+the cards are run (``strength.run_frequencies``, stated in the same section) does not depend on pimc: it
+is measured only when report.json lacks it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .document import Document, splice_sections
 from .play import HEADING as PLAY_HEADING
 from .play import play_section_of
 from .strength import HEADING as STRENGTH_HEADING
-from .strength import run_deal_row, search_strength, strength_section
+from .strength import run_deal_row, run_frequencies, search_strength, strength_section
 
 
 def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads: int | None = None,
@@ -81,20 +83,37 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     for tip, claim in zip(TIPS, claims):
         assert claim["switch"] == tip.switch, (claim["switch"], tip.switch)
         claim["followed_by_player"] = followed_by_player(tip, counts[tip.tip], pimc)
-    _write_sections(rules, folder, numbers, claims, strength, run, sizes, pimc)
+    runs = _run_frequency(rules, folder, numbers, sizes, executor, say)
+    _write_sections(rules, folder, numbers, claims, strength, run, sizes, pimc, runs)
     kept.path.unlink(missing_ok=True)
     return numbers
 
 
-def rewrite_search_parts(rules: RuleSet, folder: Path) -> dict[str, Any]:
+def rewrite_search_parts(rules: RuleSet, folder: Path, threads: int | None = None,
+                         say: Callable[[str], None] = lambda message: None) -> dict[str, Any]:
     """Write the sections of ``redo_search_parts`` again from the numbers already in the finished report's
-    report.json, measuring nothing (for a change in their words); returns those numbers."""
+    report.json (for a change in their words); only how often the cards are run is measured, and only when
+    report.json does not hold it at the report's size. Returns the numbers."""
     folder = Path(folder)
     numbers = _report_numbers(rules, folder)
+    sizes = Sizes.from_deals(int(numbers["deals"]))
     strength = pd.DataFrame(numbers["tournaments"]) if numbers.get("tournaments") else None
-    _write_sections(rules, folder, numbers, numbers["play_advice"], strength, numbers.get("run_deals"),
-                    Sizes.from_deals(int(numbers["deals"])), numbers.get("pimc", "pimc"))
+    runs = _run_frequency(rules, folder, numbers, sizes, LocalExecutor(threads), say)
+    _write_sections(rules, folder, numbers, numbers["play_advice"], strength, numbers.get("run_deals"), sizes,
+                    numbers.get("pimc", "pimc"), runs)
     return numbers
+
+
+def _run_frequency(rules: RuleSet, folder: Path, numbers: dict[str, Any], sizes: Sizes, executor: Executor,
+                   say: Callable[[str], None]) -> dict[str, Any]:
+    """How often the cards are run, from report.json when it holds it at the report's size, else measured as
+    the full report measures it (``strength.run_frequencies``: the report's bidding and its equilibrium's)."""
+    found = numbers.get("run_frequency")
+    if found and found["policy"]["deals"] == sizes.run_frequency:
+        return dict(found)
+    say(f"{folder.name}: how often the cards are run, {sizes.run_frequency:,} deals under each bidding")
+    return run_frequencies(rules, numbers["policy"], folder / "equilibrium", sizes.run_frequency,
+                           int(numbers["seed"]), executor)
 
 
 def _report_numbers(rules: RuleSet, folder: Path) -> dict[str, Any]:
@@ -108,14 +127,15 @@ def _report_numbers(rules: RuleSet, folder: Path) -> dict[str, Any]:
 
 
 def _write_sections(rules: RuleSet, folder: Path, numbers: dict[str, Any], claims: list[dict[str, Any]],
-                    strength: pd.DataFrame | None, run: dict[str, Any] | None, sizes: Sizes, pimc: str) -> None:
+                    strength: pd.DataFrame | None, run: dict[str, Any] | None, sizes: Sizes, pimc: str,
+                    runs: dict[str, Any]) -> None:
     """The sections "Play advice" through "How strong are the simulated players?", their tables and chart, in
     place of the report's, and their numbers in its report.json."""
     doc = Document("section")
     play_section_of(doc, folder, claims, rules, numbers["policy"], sizes.play_deals, sizes.play_matches, pimc,
                     numbers, save_table)
     strength_section(doc, folder, strength, run, rules, pimc, pimc_worlds(pimc), sizes.search_matches, numbers,
-                     save_table)
+                     save_table, runs)
     splice_sections(folder, doc, PLAY_HEADING, STRENGTH_HEADING)
     numbers["sizes"] = sizes.__dict__
     numbers["pimc"] = pimc

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..analysis.bidding.run_frequency import percent, run_frequency
 from ..analysis.play.tournament import TournamentError, run_deal_duel
 from ..executor import Executor
 from ..rules import RuleSet
@@ -28,6 +29,8 @@ from .sections import Pairing, player_strength
 HEADING = "How strong are the simulated players?"
 SEARCH_SEED = 10  # the search players' pairings are played from seed + 10, + 11, + 12
 RUN_SEED = 20     # the duel on deals with runs from seed + 20
+RUNS_SEED = 30    # how often the cards are run, from seed + 30
+EQUILIBRIUM_BIDDING = "equilibrium:equilibrium"  # the report's equilibrium run, from inside the report folder
 STRENGTH_COLUMNS = {"a": "player A", "b": "player B", "matches": "matches", "a_win_rate": "share A wins",
                     "a_minus_b_points_per_deal": "A minus B, points per deal"}
 
@@ -82,6 +85,32 @@ def run_deal_row(rules: RuleSet, pimc: str, deals: int, seed: int, threads: int 
     return found
 
 
+def run_frequencies(rules: RuleSet, policy: str, equilibrium_dir: Path, deals: int, seed: int,
+                    executor: Executor | int = 1) -> dict[str, Any]:
+    """How often the cards are run in `deals` deals from 0:0 under the report's bidding (`policy`) and under its
+    bidding equilibrium (the run folder `equilibrium_dir`), both from seed + RUNS_SEED."""
+    found: dict[str, Any] = {"policy": run_frequency(rules, policy, deals, seed + RUNS_SEED, executor),
+             "equilibrium": run_frequency(rules, f"equilibrium:{equilibrium_dir}", deals, seed + RUNS_SEED, executor)}
+    found["equilibrium"]["policy"] = EQUILIBRIUM_BIDDING  # where it is, said as from the report's folder
+    found["seed"] = seed + RUNS_SEED
+    return found
+
+
+def runs_paragraph(doc: Document, runs: dict[str, Any], rules: RuleSet) -> None:
+    """How often the cards are run under the report's bidding and under its equilibrium."""
+    mine, eq = runs["policy"], runs["equilibrium"]
+    doc.paragraph(
+        f"How often the cards are run (the dealer refusing the eldest's beg; each run deals {rules.run_cards} more "
+        f"cards to everyone, {'then every hand is cut back to six' if rules.discard else 'and all of them are played'}), "
+        "counted in "
+        f"{mine['deals']:,} deals from 0:0 under each bidding (seed {runs['seed']}): at least one run in "
+        f"{percent(mine['at_least_one_run'])} of deals under the report's bidding (`{mine['policy']}`), "
+        f"{percent(eq['at_least_one_run'])} under its bidding equilibrium (`{eq['policy']}`, from the report's "
+        f"folder); two or more runs in {percent(mine['at_least_two_runs'])} and "
+        f"{percent(eq['at_least_two_runs'])}; runs per deal {mine['runs_per_deal']:.3f} and "
+        f"{eq['runs_per_deal']:.3f}.")
+
+
 def strength_view(strength: pd.DataFrame, run: dict[str, Any] | None = None) -> pd.DataFrame:
     """The tournaments with plain column names and the 95% CIs as [a, b]; with `run`, its row last (no
     matches and no share of wins: points per run deal)."""
@@ -123,11 +152,16 @@ def where_they_differ(rules: RuleSet) -> str:
 
 def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, run: dict[str, Any] | None,
                      rules: RuleSet, pimc: str, worlds: int, search_matches: int, numbers: dict[str, Any],
-                     save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
-    """Write the section, tables/tournaments.csv, tournaments.png, numbers["tournaments"] and ["run_deals"]."""
+                     save_table: Callable[[pd.DataFrame, Path, str], str], runs: dict[str, Any] | None = None) -> None:
+    """Write the section, tables/tournaments.csv, tournaments.png, numbers["tournaments"], ["run_deals"] and
+    ["run_frequency"] (`runs`, from ``run_frequencies``)."""
     doc.heading(HEADING)
+    if runs is not None:
+        numbers["run_frequency"] = runs
     if strength is None:
         doc.paragraph("Tournaments need two sides; with three players each plays alone.")
+        if runs is not None:
+            runs_paragraph(doc, runs, rules)
         return
     view = strength_view(strength, run)
     path = save_table(view, out, "tournaments")
@@ -150,6 +184,8 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
         f"{search_matches:,} matches for each search-player pairing at this report's size (the matches column "
         "gives each row's own: when only pimc's parts were redone, the oracle's row is kept from the earlier run).")
     doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
+    if runs is not None:
+        runs_paragraph(doc, runs, rules)
     if run is not None:
         est = run["a_net_per_run_deal"]
         doc.paragraph(

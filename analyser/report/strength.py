@@ -89,8 +89,9 @@ def run_frequencies(rules: RuleSet, policy: str, equilibrium_dir: Path, deals: i
                     executor: Executor | int = 1) -> dict[str, Any]:
     """How often the cards are run in `deals` deals from 0:0 under the report's bidding (`policy`) and under its
     bidding equilibrium (the run folder `equilibrium_dir`), both from seed + RUNS_SEED."""
-    found: dict[str, Any] = {"policy": run_frequency(rules, policy, deals, seed + RUNS_SEED, executor),
-             "equilibrium": run_frequency(rules, f"equilibrium:{equilibrium_dir}", deals, seed + RUNS_SEED, executor)}
+    found: dict[str, Any] = {
+        "policy": run_frequency(rules, policy, deals, seed + RUNS_SEED, executor),
+        "equilibrium": run_frequency(rules, f"equilibrium:{equilibrium_dir}", deals, seed + RUNS_SEED, executor)}
     found["equilibrium"]["policy"] = EQUILIBRIUM_BIDDING  # where it is, said as from the report's folder
     found["seed"] = seed + RUNS_SEED
     return found
@@ -99,11 +100,11 @@ def run_frequencies(rules: RuleSet, policy: str, equilibrium_dir: Path, deals: i
 def runs_paragraph(doc: Document, runs: dict[str, Any], rules: RuleSet) -> None:
     """How often the cards are run under the report's bidding and under its equilibrium."""
     mine, eq = runs["policy"], runs["equilibrium"]
+    after = "then every hand is cut back to six" if rules.discard else "and all of them are played"
     doc.paragraph(
         f"How often the cards are run (the dealer refusing the eldest's beg; each run deals {rules.run_cards} more "
-        f"cards to everyone, {'then every hand is cut back to six' if rules.discard else 'and all of them are played'}), "
-        "counted in "
-        f"{mine['deals']:,} deals from 0:0 under each bidding (seed {runs['seed']}): at least one run in "
+        f"cards to everyone, {after}), "
+        f"counted in {mine['deals']:,} deals from 0:0 under each bidding (seed {runs['seed']}): at least one run in "
         f"{percent(mine['at_least_one_run'])} of deals under the report's bidding (`{mine['policy']}`), "
         f"{percent(eq['at_least_one_run'])} under its bidding equilibrium (`{eq['policy']}`, from the report's "
         f"folder); two or more runs in {percent(mine['at_least_two_runs'])} and "

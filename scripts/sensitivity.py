@@ -110,6 +110,7 @@ def main() -> int:
     parser.add_argument("--chunk-deals", type=int, default=500, help="deals per chunk (part of what the seed means)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=Path("results/sensitivity"))
+    parser.add_argument("--note", default=None, help="a remark stored with the run and printed after its time")
     opts = parser.parse_args()
     rules = make_rules(opts.rules, players=opts.players)
     pimc = f"pimc:worlds={opts.worlds}" + (f",doubt={opts.doubt:g}" if opts.doubt is not None else "")
@@ -128,7 +129,10 @@ def main() -> int:
     meta = {"rules": opts.rules, "players": opts.players, "deals": opts.deals, "seed": opts.seed, "pimc": pimc,
             "seconds": round(seconds, 1), "cpus": os.cpu_count(), "threads": opts.threads or os.cpu_count(),
             "chunk_deals": opts.chunk_deals, "resumed_chunks": executor.found,
-            "command": "python scripts/sensitivity.py " + " ".join(sys.argv[1:])}
+            "command": "python scripts/sensitivity.py " + " ".join(a for a in sys.argv[1:] if a != opts.note
+                                                                   and a != "--note")}
+    if opts.note:
+        meta["note"] = opts.note
     opts.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(opts.out / "sensitivity.csv", index=False)
     (opts.out / "sensitivity.json").write_text(json.dumps({**meta, "rows": json.loads(table.to_json(orient="records"))},

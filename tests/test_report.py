@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import struct
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -299,3 +300,13 @@ def test_report_errors(tmp_path):
         result = runner.invoke(app, ["report", "--pimc", pimc, "--out", str(tmp_path / "y")])
         assert result.exit_code != 0 and why in result.stderr and "Traceback" not in result.output
         assert not (tmp_path / "y").exists()  # refused before any work
+
+
+def test_a_missing_count_shows_blank_in_the_page_not_na():
+    """The run-deal row has no match count: the page shows an empty cell, as REPORT.md does."""
+    from analyser.report.document import Document
+
+    doc = Document("t")
+    doc.table(pd.DataFrame({"matches": pd.array([500, None], dtype="Int64"), "points": [0.26, 0.29]}), "x", "")
+    page = doc.html(Path("."))
+    assert "&lt;NA&gt;" not in page and "<NA>" not in page and "<td>500</td>" in page and "<td></td>" in page

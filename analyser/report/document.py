@@ -96,7 +96,7 @@ class Document:
                 assert b.frame is not None
                 note = f" (full table: <code>{html.escape(b.path)}</code>)" if b.path else ""
                 body.append(f"<figure><figcaption>{_inline_html(b.text)}{note}</figcaption>"
-                            + b.frame.to_html(index=False, border=0, classes="data", na_rep="")
+                            + _blank_missing(b.frame).to_html(index=False, border=0, classes="data", na_rep="")
                             + "</figure>")
             elif b.kind == "image":
                 src = b.path
@@ -138,6 +138,18 @@ def _section_span(page: str, first: str, last: str, heading: str, path: Path, st
     elif heading.startswith("\n"):
         end += 1  # the heading's own line starts after the newline
     return begin, end
+
+
+def _blank_missing(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with the missing values of its nullable integer columns blank: to_html's na_rep does not reach
+    them (it writes <NA>)."""
+    nullable = [c for c in frame.columns if isinstance(frame[c].dtype, pd.Int64Dtype) and frame[c].isna().any()]
+    if not nullable:
+        return frame
+    frame = frame.copy()
+    for c in nullable:
+        frame[c] = frame[c].astype(object).where(frame[c].notna(), "")
+    return frame
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:

@@ -130,7 +130,8 @@ def rules_of_thumb(results: Path, only: str | None) -> int:
 
 def search_players(results: Path, only: str | None, threads: int | None, sections_only: bool = False) -> int:
     """pimc's parts redone in every finished edition (or `only` one), nothing else recomputed; with
-    `sections_only` their sections are written again from the numbers in report.json, nothing measured."""
+    `sections_only` their sections are written again from the numbers in report.json, measuring only what
+    it lacks (how often the cards are run)."""
     sys.path.insert(0, str(ROOT))
     from analyser.report.searched import redo_search_parts, redo_sensitivity, rewrite_search_parts
 

@@ -98,6 +98,20 @@ def markdown(table: pd.DataFrame, meta: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def without_note(argv: list[str]) -> list[str]:
+    """The command's arguments without --note and its text (the note is printed on its own)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--note":
+            skip = True
+        elif not arg.startswith("--note="):
+            kept.append(arg)
+    return kept
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="trinidad")
@@ -129,8 +143,7 @@ def main() -> int:
     meta = {"rules": opts.rules, "players": opts.players, "deals": opts.deals, "seed": opts.seed, "pimc": pimc,
             "seconds": round(seconds, 1), "cpus": os.cpu_count(), "threads": opts.threads or os.cpu_count(),
             "chunk_deals": opts.chunk_deals, "resumed_chunks": executor.found,
-            "command": "python scripts/sensitivity.py " + " ".join(a for a in sys.argv[1:] if a != opts.note
-                                                                   and a != "--note")}
+            "command": "python scripts/sensitivity.py " + " ".join(without_note(sys.argv[1:]))}
     if opts.note:
         meta["note"] = opts.note
     opts.out.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,19 +22,32 @@ import pytest
 class Terminal:
     def __init__(self, tmp_path: Path, command: str, width: int, height: int, term: str = "xterm"):
         self.command, self.width, self.height, self.term = command, width, height, term
-        self.name = f"allfours-{command}-{os.getpid()}"
+        # A name of its own for every session: a server killed by the test before may still be going away
+        # (kill-server does not wait), and a second new-session on its socket then fails.
+        self.name = f"allfours-{command}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.socket = ["-L", self.name]
         self.status = tmp_path / "status"
 
     def start(self, args: list[str]) -> None:
         exe = Path(sys.executable).parent / "allfours"
         command = " ".join(shlex.quote(w) for w in [str(exe), self.command, *args])
-        self.tmux("new-session", "-d", "-s", self.name, "-x", str(self.width), "-y", str(self.height),
-                  f"{command}; echo $? > {shlex.quote(str(self.status))}; sleep 60")
+        session = ["new-session", "-d", "-s", self.name, "-x", str(self.width), "-y", str(self.height),
+                   f"{command}; echo $? > {shlex.quote(str(self.status))}; sleep 60"]
+        for attempt in range(3):  # starting a tmux server is the machine's business, not allfours': try again
+            try:
+                self.tmux(*session)
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
+                time.sleep(1.0)
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", *self.socket, *args], capture_output=True, text=True, check=True,
-                              env={**os.environ, "TERM": self.term, "LANG": "C.UTF-8"}).stdout
+        done = subprocess.run(["tmux", *self.socket, *args], capture_output=True, text=True,
+                              env={**os.environ, "TERM": self.term, "LANG": "C.UTF-8"})
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {args[0]} failed (exit {done.returncode}): {done.stderr.strip()}")
+        return done.stdout
 
     def send(self, text: str) -> None:
         """Type `text` and Enter."""

@@ -19,7 +19,7 @@ from .layout import (
 )
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
-from .state import beats, emit, legal_mask, new_trick, step, step_play
+from .state import emit, legal_mask, new_trick, step, step_play
 
 
 @njit(cache=True, _nrt=False)
@@ -63,6 +63,7 @@ def random_tricks(state, rng, ev, info, restricted):
     top = state[PS_TOP_TRUMP]
     trick = np.uint64(state[PS_TRICK_MASK])
     played = popcount(trick)
+    best_suit = best_card // 13 if played > 0 else -1
     tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
     for _ in range(tricks):
         if played == 0:
@@ -73,6 +74,7 @@ def random_tricks(state, rng, ev, info, restricted):
             state[PS_HAND + seat] = np.int64(hand & ~trick)
             led = card // 13
             best_card = card
+            best_suit = led
             best_seat = seat
             top = card if led == trump else -1
             played = 1
@@ -94,9 +96,12 @@ def random_tricks(state, rng, ev, info, restricted):
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)
             trick |= b
-            if beats(card, best_card, led, trump):
-                best_card = card
-                best_seat = seat
+            suit = card // 13
+            # beats(card, best_card, led, trump), with the winning card's suit kept (the led suit or trump)
+            wins = ((suit == best_suit) & (card > best_card)) | ((suit == trump) & (best_suit != trump))
+            best_card = card if wins else best_card
+            best_suit = suit if wins else best_suit
+            best_seat = seat if wins else best_seat
             if restricted and card // 13 == trump and card > top:
                 top = card
             seat = seat + 1 if seat + 1 < n else 0

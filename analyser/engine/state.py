@@ -138,7 +138,7 @@ def award(rules, scores, side, n, why, ev, info, pts):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def score_game(rules, scores, state, ev, info, pts):
     """Game: most card points captured; a tie goes by the rule set's tie rule."""
     n = rules[R_PLAYERS]
@@ -354,7 +354,7 @@ def step_known(state, seat, card, n, trump, led, best_card, best_seat, top, tric
     return winner, -1, -1, -1, -1, np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def score(state, rules, scores, ev, info, pts):
     """After play: strictly High, Low, Jack, Game, stopping the moment a side reaches the target."""
     n = state[PS_PLAYERS]

@@ -84,11 +84,11 @@ def child(policy: str, seconds: float, out: Path) -> None:
             walk(linked)
 
     for result in simulate_lines.overloads.values():
-        walk(result.library)
+        walk(getattr(result, "library"))
     if not found:
         raise SystemExit("no compiled functions found: was the engine loaded from a cache?")
     functions = sorted(found)
-    index = []
+    index: list[dict[str, object]] = []
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as perf_map:
         for k, (address, name) in enumerate(functions):
             size = min(functions[k + 1][0] - address if k + 1 < len(functions) else 4096, 1 << 20)

@@ -370,3 +370,20 @@ def position_from_hands(rules: RuleSet, hands: str, trump: str, leader: int) -> 
     init_state(state, rules.as_array(), masks, suit, -1, (leader - 1) % n, np.zeros(4, dtype=np.int64))
     assert state[PS_TRICK_MASK] == 0
     return Position(rules, state)
+
+
+def dealt_positions(rules: RuleSet, cards: int, count: int, rng: np.random.Generator) -> list[Position]:
+    """`count` random positions at the first lead, `cards` cards each, dealt from `rng` (a shuffled pack,
+    seat 0's cards first), a random trump, the last seat the dealer: what the solver's benchmark and tests
+    solve. The same `rng` state gives the same deals."""
+    n = rules.players
+    out = []
+    for _ in range(count):
+        pack = rng.permutation(52)
+        hands = np.zeros(4, dtype=np.uint64)
+        for s in range(n):
+            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, n - 1, np.zeros(4, dtype=np.int64))
+        out.append(Position(rules, state))
+    return out

@@ -28,28 +28,16 @@ import time
 
 import numpy as np
 
-from analyser.engine.layout import N_STATE
 from analyser.engine.solver import DEFAULT_TT_BITS
-from analyser.engine.state import init_state
 from analyser.rules import make_rules
-from analyser.solve import Position, Solver, table_bits
+from analyser.solve import Position, Solver, dealt_positions, table_bits
 
 TARGETS = {"4 players, 6 cards": "median <= 1 ms, p99 <= 20 ms", "2 players, 6 cards": "median <= 0.1 ms",
            "4 players, 12 cards": "median <= 200 ms"}
 
 
 def random_positions(players: int, cards: int, count: int, rng: np.random.Generator) -> list[Position]:
-    rules = make_rules("trinidad", players=players)
-    out = []
-    for _ in range(count):
-        pack = rng.permutation(52)
-        hands = np.zeros(4, dtype=np.uint64)
-        for s in range(players):
-            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
-        state = np.zeros(N_STATE, dtype=np.int64)
-        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, players - 1, np.zeros(4, dtype=np.int64))
-        out.append(Position(rules, state))
-    return out
+    return dealt_positions(make_rules("trinidad", players=players), cards, count, rng)
 
 
 def measure(solver: Solver, positions: list[Position], verbose: bool = False) -> tuple[dict[str, float], dict]:

@@ -4,26 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.engine.layout import N_STATE
 from analyser.engine.solver import C_ABORTED, C_NODE_LIMIT, C_NODES, NO_VALUE, solve_cards, solve_value
-from analyser.engine.state import init_state
 from analyser.rules import make_rules
-from analyser.solve import Position, Solver
+from analyser.solve import Position, Solver, dealt_positions
 
 
 def deals(players: int, cards: int, count: int, seed: int, preset: str = "trinidad") -> list[Position]:
-    rules = make_rules(preset, players=players)
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(count):
-        pack = rng.permutation(52)
-        hands = np.zeros(4, dtype=np.uint64)
-        for s in range(players):
-            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
-        state = np.zeros(N_STATE, dtype=np.int64)
-        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, players - 1, np.zeros(4, dtype=np.int64))
-        out.append(Position(rules, state))
-    return out
+    return dealt_positions(make_rules(preset, players=players), cards, count, np.random.default_rng(seed))
 
 
 def run(solver: Solver, pos: Position, limit: int, cards: bool) -> tuple[int, list[int]]:

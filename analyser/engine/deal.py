@@ -284,7 +284,6 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
     lines played.
     """
     n = rules[R_PLAYERS]
-    nsides = 2 if n == 4 else n
     recording = ev.shape[0] > 0
     offset = 0
     done = 0
@@ -325,10 +324,7 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
         net = 0
         for w in range(N_WHY):  # the dealer's side's points, then every other side's together
             mine = pts[dside, w]
-            others = 0
-            for s in range(nsides):
-                others += pts[s, w]
-            others -= mine
+            others = pts[0, w] + pts[1, w] + pts[2, w] + pts[3, w] - mine  # the rows past the last side stay 0
             stats[S_DEALER_POINTS + w] += mine
             stats[S_OTHER_POINTS + w] += others
             net += mine - others

@@ -29,7 +29,7 @@ from .engine.layout import (
     N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP,
 )
-from .engine.search import cards_in_hands
+from .engine.search import cards_in_hands, new_play_buffer, start_history
 from .engine.solver import C_NODE_LIMIT, DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value
 from .engine.state import apply, init_state, is_over, legal, set_out_of_play
 from .errors import AllFoursError
@@ -387,3 +387,22 @@ def dealt_positions(rules: RuleSet, cards: int, count: int, rng: np.random.Gener
         init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, n - 1, np.zeros(4, dtype=np.int64))
         out.append(Position(rules, state))
     return out
+
+
+def dealt_play_buffer(rules_array: np.ndarray, players: int, cards: int, rng: np.random.Generator, *,
+                      dealer: int | None) -> np.ndarray:
+    """A play buffer (search area) with `cards` cards dealt to each of `players` seats from `rng` (a shuffled pack,
+    seat 0's cards first), the next card turned up as trump, the deal's record started: what the bounded search's
+    benchmark and tests play from. `dealer` is the dealer's seat, or None for one drawn from `rng` after the shuffle.
+    The same `rng` state (and `dealer`) gives the same deal."""
+    pack = rng.permutation(52)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(players):
+        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
+    turnup = int(pack[cards * players])
+    if dealer is None:
+        dealer = int(rng.integers(players))
+    state = new_play_buffer(True)
+    init_state(state, rules_array, hands, turnup // 13, turnup, dealer, np.zeros(4, dtype=np.int64))
+    start_history(state)
+    return state

@@ -45,13 +45,14 @@ from analyser.engine.heuristic import heuristic_card
 from analyser.engine.layout import N_STATE, PS_TO_PLAY, X_HORIZON, X_NODES
 from analyser.engine.policies import choose_card
 from analyser.engine.search import (
-    SB_EXACT, bounded_world_values, cards_in_hands, new_play_buffer, record_play, sample_world, start_history,
+    SB_EXACT, bounded_world_values, cards_in_hands, new_play_buffer, record_play, sample_world,
 )
 from analyser.engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards
-from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.engine.state import apply, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
 from analyser.simulate import chunk_rngs
+from analyser.solve import dealt_play_buffer
 
 SPEED_TARGET_MEDIAN_S = 2.0
 SPEED_TARGET_MAX_S = 10.0
@@ -60,15 +61,7 @@ QUALITY_TARGET = 0.05
 
 def deal_state(rules_array: np.ndarray, players: int, cards: int, rng: np.random.Generator) -> np.ndarray:
     """A play buffer (search area) with `cards` cards dealt to each seat, a random turn-up as trump."""
-    pack = rng.permutation(52)
-    hands = np.zeros(4, dtype=np.uint64)
-    for s in range(players):
-        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
-    turnup = int(pack[cards * players])
-    state = new_play_buffer(True)
-    init_state(state, rules_array, hands, turnup // 13, turnup, players - 1, np.zeros(4, dtype=np.int64))
-    start_history(state)
-    return state
+    return dealt_play_buffer(rules_array, players, cards, rng, dealer=players - 1)
 
 
 def speed(policy: str, cards: int, deals: int, seed: int) -> dict:
@@ -146,7 +139,8 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
     work = SolverWork(DEFAULT_TT_BITS)  # the exact solves: the solver's own, bigger table (2**20 entries)
     method_row = np.zeros((1, 52), dtype=np.int64)
     losses: list[list[float]] = [[] for _ in policies]
-    heuristic_loss, lefts = [], []
+    heuristic_loss: list[float] = []
+    lefts: list[int] = []
     exact_worlds = [0] * len(policies)
     method_s = [0.0] * len(policies)
     start = time.perf_counter()
@@ -224,7 +218,8 @@ def analyse_bench(seed: int, log: str) -> dict:
 
     rules = make_rules("trinidad")
     kinds, params = seat_policies(["heuristic"], 4)
-    nine, twelve = [], []
+    nine: list[str] = []
+    twelve: list[str] = []
     for line in iter_log_lines(rules, 40, seed, kinds, params):
         plays = dumps(line).count('"play"')
         (nine if plays == 36 else twelve if plays == 48 else []).append(dumps(line))

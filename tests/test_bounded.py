@@ -11,28 +11,20 @@ from analyser.engine.layout import K_PIMC, N_STATE, PS_TO_PLAY, X_HORIZON, X_MAX
 from analyser.engine.policies import choose_card
 from analyser.engine.search import (
     SB_BEST, SB_CTX, SB_END, SB_EXACT, SB_FRAMES, SB_MOVES, SB_SCRATCH, SB_STATES, SB_SUMS, SB_TT, SB_VALUES, SB_WORLD,
-    bounded_world_values, new_play_buffer, record_play, sample_world, start_history,
+    bounded_world_values, record_play, sample_world,
 )
 from analyser.engine.solver import C_ABORTED, MOVE_SLOTS, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
-from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.engine.state import apply, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
 from analyser.simulate import chunk_rngs
+from analyser.solve import dealt_play_buffer
 
 
 def deal(players: int, cards: int, seed: int, plies: int = 0):
     """A play buffer: `cards` cards dealt to each seat (trinidad), then `plies` cards played by the heuristic."""
     rules = make_rules("trinidad", players=players)
-    r = np.random.default_rng(seed)
-    pack = r.permutation(52)
-    hands = np.zeros(4, dtype=np.uint64)
-    for s in range(players):
-        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
-    turnup = int(pack[cards * players])
-    state = new_play_buffer(True)
-    init_state(state, rules.as_array(), hands, turnup // 13, turnup, int(r.integers(players)),
-               np.zeros(4, dtype=np.int64))
-    start_history(state)
+    state = dealt_play_buffer(rules.as_array(), players, cards, np.random.default_rng(seed), dealer=None)
     hkind, hparams = parse_policy("heuristic")
     for _ in range(plies):
         card = choose_card(hkind, hparams, state, np.uint64(legal(state)), rules.as_array(), chunk_rngs(seed, 0)[1])

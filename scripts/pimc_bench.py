@@ -22,28 +22,22 @@ import numpy as np
 
 from analyser.engine.layout import PS_TO_PLAY
 from analyser.engine.policies import choose_card
-from analyser.engine.search import new_play_buffer, record_play, start_history
-from analyser.engine.state import apply, init_state, is_over, legal
+from analyser.engine.search import record_play
+from analyser.engine.state import apply, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
 from analyser.simulate import chunk_rngs
+from analyser.solve import dealt_play_buffer
 
 TARGET = 20.0  # decisions per second per core
 
 
 def deal_state(rules_array: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
-    pack = rng.permutation(52)
-    hands = np.zeros(4, dtype=np.uint64)
-    for s in range(players):
-        hands[s] = np.uint64(sum(1 << int(c) for c in pack[6 * s:6 * s + 6]))
-    turnup = int(pack[6 * players])
-    state = new_play_buffer(True)
-    init_state(state, rules_array, hands, turnup // 13, turnup, players - 1, np.zeros(4, dtype=np.int64))
-    start_history(state)
-    return state
+    """A 6-card deal, the last seat dealing (solve.dealt_play_buffer)."""
+    return dealt_play_buffer(rules_array, players, 6, rng, dealer=players - 1)
 
 
-def measure(policy: str, players: int, deals: int, seed: int) -> dict[str, float]:
+def measure(policy: str, players: int, deals: int, seed: int) -> dict[str, str | int | float]:
     rules = make_rules("trinidad", players=players).as_array()
     kind, params = parse_policy(policy)
     hkind, hparams = parse_policy("heuristic")

@@ -65,7 +65,10 @@ class Timing(NamedTuple):
 
 
 class Executor(Protocol):
-    timings: list[Timing]
+    @property
+    def timings(self) -> list[Timing]:
+        """Where and how long each finished task ran (a list the executor appends to)."""
+        ...
 
     @property
     def parallelism(self) -> int:

@@ -310,3 +310,39 @@ def test_a_missing_count_shows_blank_in_the_page_not_na():
     doc.table(pd.DataFrame({"matches": pd.array([500, None], dtype="Int64"), "points": [0.26, 0.29]}), "x", "")
     page = doc.html(Path("."))
     assert "&lt;NA&gt;" not in page and "<NA>" not in page and "<td>500</td>" in page and "<td></td>" in page
+
+
+def test_splice_sections_replaces_a_section_or_inserts_it_before_a_named_one(tmp_path):
+    """The one splicer of finished reports: a section there is replaced in place, one missing is inserted
+    before the heading `before`; either way REPORT.md and report.html read as if written whole."""
+    from analyser.report.document import Document, splice_sections
+
+    def document(*sections: tuple[str, str]) -> Document:
+        doc = Document("t")
+        for heading, text in sections:
+            doc.heading(heading)
+            doc.paragraph(text)
+        return doc
+
+    def write(doc: Document) -> None:
+        (tmp_path / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
+        (tmp_path / "report.html").write_text(doc.html(tmp_path), encoding="utf-8")
+
+    def read() -> tuple[str, str]:
+        return (tmp_path / "REPORT.md").read_text(encoding="utf-8"), (tmp_path / "report.html").read_text(encoding="utf-8")
+
+    def whole(doc: Document) -> tuple[str, str]:
+        return doc.markdown(), doc.html(tmp_path)
+
+    a, b, c = ("A", "first"), ("B & co", "second"), ("C", "third")
+    write(document(a, c))  # B missing: inserted before C
+    splice_sections(tmp_path, document(b), b[0], b[0], before=c[0])
+    assert read() == whole(document(a, b, c))
+    splice_sections(tmp_path, document(("B & co", "new")), b[0], b[0], before=c[0])  # B there: replaced
+    assert read() == whole(document(a, ("B & co", "new"), c))
+    splice_sections(tmp_path, document(("C", "last")), c[0], c[0])  # the last section, no `before`
+    assert read() == whole(document(a, ("B & co", "new"), ("C", "last")))
+    with pytest.raises(ValueError, match="to place the section before"):
+        splice_sections(tmp_path, document(("D", "x")), "D", "D", before="E")
+    with pytest.raises(ValueError, match="section to replace"):
+        splice_sections(tmp_path, document(("D", "x")), "D", "D")

@@ -108,25 +108,34 @@ class Document:
         return _PAGE.format(title=html.escape(self.title), body="\n".join(body))
 
 
-def splice_sections(folder: Path, doc: Document, first: str, last: str) -> None:
+def splice_sections(folder: Path, doc: Document, first: str, last: str, before: str = "") -> None:
     """Put `doc`'s blocks (its title left out) in place of the sections of the finished report in `folder`
     from the heading `first` through the section of the heading `last` (up to the next heading of its
-    level), in REPORT.md and report.html alike: a part redone without rerunning the rest."""
+    level), in REPORT.md and report.html alike: a part redone without rerunning the rest. With no `first`
+    section in a file and `before` given, the blocks are inserted just before the heading `before` instead."""
     path = folder / "REPORT.md"
     page = path.read_text(encoding="utf-8")
-    begin, end = _section_span(page, f"## {first}\n", f"## {last}\n", "\n## ", path)
+    begin, end = _section_span(page, f"## {first}\n", f"## {last}\n", "\n## ", path,
+                               before=f"## {before}\n" if before else "")
     md = doc.markdown().split("\n", 2)[2]  # without the title line
     path.write_text(page[:begin] + md + ("\n" + page[end:] if end < len(page) else ""), encoding="utf-8")
     path = folder / "report.html"
     page = path.read_text(encoding="utf-8")
     begin, end = _section_span(page, f"<h2>{html.escape(first)}</h2>", f"<h2>{html.escape(last)}</h2>", "<h2>",
-                               path, stop="\n</body>")
+                               path, stop="\n</body>", before=f"<h2>{html.escape(before)}</h2>" if before else "")
     body = doc.html(folder).split("<body>\n", 1)[1].split("\n</body>", 1)[0].split("\n", 1)[1]  # without <h1>
     path.write_text(page[:begin] + body + "\n" + page[end:].lstrip("\n"), encoding="utf-8")
 
 
-def _section_span(page: str, first: str, last: str, heading: str, path: Path, stop: str = "") -> tuple[int, int]:
-    """Where the sections from `first` through `last` begin and end in `page`."""
+def _section_span(page: str, first: str, last: str, heading: str, path: Path, stop: str = "",
+                  before: str = "") -> tuple[int, int]:
+    """Where the sections from `first` through `last` begin and end in `page`; with no `first` and a `before`,
+    the empty span just before `before`."""
+    if before and first not in page:
+        if before not in page:
+            raise ValueError(f"{path}: no {before.strip()!r} to place the section before")
+        at = page.index(before)
+        return at, at
     for mark in (first, last):
         if mark not in page:
             raise ValueError(f"{path}: no {mark.strip()!r} section to replace")

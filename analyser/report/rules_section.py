@@ -20,7 +20,7 @@ import pandas as pd
 from ..analysis.bidding import rules_of_thumb as rot
 from ..rules import RuleSet
 from .card import RULES_FOLDER, Card, draw_card, near_words
-from .document import Document
+from .document import Document, splice_sections
 
 HEADING = "Rules of thumb fitted to the equilibrium"
 CARD_FILE = "card.png"
@@ -123,10 +123,7 @@ def add_to_edition(rules: RuleSet, folder: Path, deals: int = rot.MEASURE_DEALS,
         return f"tables/{name}.csv"
 
     rules_section(doc, folder, thumbs, card, save_table, numbers)
-    md = doc.markdown().split("\n", 2)[2]  # without the title line
-    _splice(folder / "REPORT.md", f"## {HEADING}\n", f"## {NEXT_HEADING}\n", md + "\n")
-    body = doc.html(folder).split("<body>\n", 1)[1].split("\n</body>", 1)[0].split("\n", 1)[1]  # without <h1>
-    _splice(folder / "report.html", f"<h2>{HEADING}</h2>", f"<h2>{NEXT_HEADING}</h2>", body + "\n")
+    splice_sections(folder, doc, HEADING, HEADING, before=NEXT_HEADING)
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     report.update(numbers)
     (folder / "report.json").write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
@@ -138,14 +135,3 @@ def add_to_edition(rules: RuleSet, folder: Path, deals: int = rot.MEASURE_DEALS,
         doc_m["files"] = sorted(set(doc_m["files"]) | set(new))
         manifest.write_text(json.dumps(doc_m, indent=1) + "\n", encoding="utf-8")
     return thumbs
-
-
-def _splice(path: Path, start: str, before: str, text: str) -> None:
-    """Put `text` in place of the part of `path` from `start` up to `before` (or just before `before`)."""
-    page = path.read_text(encoding="utf-8")
-    if before not in page:
-        raise ValueError(f"{path}: no {before.strip()!r} to place the section before")
-    head, tail = page.split(before, 1)
-    if start in head:
-        head = head.split(start, 1)[0]
-    path.write_text(head + text + before + tail, encoding="utf-8")

@@ -305,7 +305,7 @@ def smear_card(legal, trump):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def heuristic_lead(hand, allowed, trump, unseen, cash_jack, pull, draw_trumps):
     """The lead from `hand`, among the cards `allowed` (the hand itself unless a tip switch narrows it): each
     rule names its card from the whole hand and is skipped when that card is not allowed."""

@@ -2,6 +2,11 @@
 
     .venv/bin/python scripts/profile_kernels.py random:beg=0
     .venv/bin/python scripts/profile_kernels.py heuristic --seconds 20 --annotate heuristic_card
+    .venv/bin/python scripts/profile_kernels.py solve:9 --annotate _enter
+
+`solve:CARDS` profiles the open-hand solver instead: `solve.Solver.value` on random 4-player trinidad
+positions at the first lead with CARDS cards each (`solve.dealt_positions`, seed 1, 50 of them in turn), the
+rate in nodes per second.
 
 numba's compiled functions have no symbols `perf` can see, so this script gives them some: it compiles the
 engine afresh (a numba cache folder of its own, so the code is built here and its LLVM module is at hand;
@@ -30,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,11 +57,10 @@ def short_name(mangled: str) -> str:
     return ".".join(parts[2:]) if parts[:2] == ["analyser", "engine"] else ".".join(parts)
 
 
-def child(policy: str, seconds: float, out: Path) -> None:
-    """Compile, write the perf map and the code, then play for `seconds`; prints lines per second."""
+def playouts(policy: str) -> tuple[object, Callable[[], int]]:
+    """simulate_lines, compiled here, and one step of the workload: 20,000 lines of `policy` (lines played)."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT))
     from analyser.engine.deal import N_STATS, new_match_state, simulate_lines
     from analyser.policy import seat_policies
     from analyser.rules import make_rules
@@ -67,6 +72,38 @@ def child(policy: str, seconds: float, out: Path) -> None:
     deck_rng, rng = chunk_rngs(0, 0)
     mstate = new_match_state(4)
     simulate_lines(rules, 10, mstate, kinds, params, deck_rng, rng, NO_EVENTS, NO_META, stats)  # compile here
+
+    def step() -> int:
+        return int(simulate_lines(rules, 20_000, mstate, kinds, params, deck_rng, rng, NO_EVENTS, NO_META, stats))
+
+    return simulate_lines, step
+
+
+def solves(cards: int) -> tuple[object, Callable[[], int]]:
+    """solve_value, compiled here, and one step of the workload: one first-lead position solved (its nodes)."""
+    import numpy as np
+
+    from analyser.engine.solver import solve_value
+    from analyser.rules import make_rules
+    from analyser.solve import Solver, dealt_positions
+
+    positions = dealt_positions(make_rules("trinidad"), cards, 50, np.random.default_rng(1))
+    solver = Solver.for_position(positions[0])
+    solver.value(positions[0])  # compile here
+    turn = [0]
+
+    def step() -> int:
+        solver.value(positions[turn[0] % len(positions)])
+        turn[0] += 1
+        return solver.nodes
+
+    return solve_value, step
+
+
+def child(policy: str, seconds: float, out: Path) -> None:
+    """Compile, write the perf map and the code, then run the workload for `seconds`; writes its rate."""
+    sys.path.insert(0, str(ROOT))
+    kernel, step = solves(int(policy.split(":", 1)[1])) if policy.startswith("solve:") else playouts(policy)
     found: set[tuple[int, str]] = set()
     seen: set[int] = set()
 
@@ -83,7 +120,7 @@ def child(policy: str, seconds: float, out: Path) -> None:
         for linked in getattr(library, "_linking_libraries", []):
             walk(linked)
 
-    for result in simulate_lines.overloads.values():
+    for result in kernel.overloads.values():  # type: ignore[attr-defined]
         walk(getattr(result, "library"))
     if not found:
         raise SystemExit("no compiled functions found: was the engine loaded from a cache?")
@@ -98,11 +135,11 @@ def child(policy: str, seconds: float, out: Path) -> None:
                 code.write_bytes(ctypes.string_at(address, size))
                 index.append({"address": address, "size": size, "name": name, "code": str(code)})
     (out / "index.json").write_text(json.dumps(index))
-    played = 0
+    done = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds:
-        played += simulate_lines(rules, 20_000, mstate, kinds, params, deck_rng, rng, NO_EVENTS, NO_META, stats)
-    (out / "speed.json").write_text(json.dumps({"lines_per_second": played / (time.perf_counter() - begin)}))
+        done += step()
+    (out / "speed.json").write_text(json.dumps({"per_second": done / (time.perf_counter() - begin)}))
 
 
 def sample_ips(data: Path) -> list[int]:
@@ -125,7 +162,8 @@ def disassemble(entry: dict) -> list[tuple[int, str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0")
+    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0; or solve:CARDS, "
+                        "the solver on first-lead positions of CARDS cards each")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play under perf (default 10)")
     parser.add_argument("--annotate", metavar="NAME", help="a kernel to disassemble with its samples")
     parser.add_argument("--top", type=int, default=40, help="instructions shown with --annotate (default 40)")
@@ -147,7 +185,7 @@ def main() -> None:
         subprocess.run(["perf", "record", "-q", "-F", "2999", "-o", str(data), "--", sys.executable, __file__,
                         args.policy, "--seconds", str(args.seconds), "--child", str(work)], env=env, check=True)
         index = json.loads((work / "index.json").read_text())
-        speed = json.loads((work / "speed.json").read_text())["lines_per_second"]
+        speed = json.loads((work / "speed.json").read_text())["per_second"]
         report(index, sample_ips(data), speed, args)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -168,10 +206,11 @@ def report(index: list[dict], ips: list[int], speed: float, args: argparse.Names
     total = sum(counts.values())
     if total == 0:
         raise SystemExit("profile_kernels: no samples fell in compiled code")
+    unit = "node" if args.policy.startswith("solve:") else "line"
     ns_per_line = 1e9 / speed
-    print(f"{args.policy}: {speed:,.0f} lines/s under perf ({ns_per_line:.0f} ns a line), "
+    print(f"{args.policy}: {speed:,.0f} {unit}s/s under perf ({ns_per_line:.0f} ns a {unit}), "
           f"{total:,} samples in compiled code")
-    print(f"{'kernel':<40} {'share':>7} {'ns/line':>8} {'passing args':>13}")
+    print(f"{'kernel':<40} {'share':>7} {'ns/' + unit:>8} {'passing args':>13}")
     for k, n in counts.most_common():
         if n / total < 0.002:
             continue

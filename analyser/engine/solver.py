@@ -27,7 +27,7 @@ what the mover can guarantee against the worst coalition, a lower bound on what 
 makes against any two opponents; it is not an equilibrium of the three-player game.
 
 The search is fail-soft alpha-beta on the play state's own kernels (``legal``,
-``apply``, ``copy_state``), on an explicit stack (numba's cache cannot reload a
+``apply_open``: ``apply`` without the voids and lacks nobody reads here, ``copy_state``), on an explicit stack (numba's cache cannot reload a
 self-recursive kernel), by null-window searches:
 
 * **two sides**: the value is found by tests "is it at least t?", the first one below the value
@@ -98,7 +98,7 @@ from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
 )
-from .state import apply, beats, copy_play, copy_state, legal
+from .state import apply_open, beats, copy_play, copy_state, legal
 
 # Deepest search: every card of a 52-card pack, one ply each, and the root.
 MAX_PLIES = 53
@@ -939,7 +939,7 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
         child = states[d + 1]
         trick = np.uint64(parent[PS_TRICK_MASK]) | bit(card)
         copy_play(child, parent)  # the words play needs: the seats' knowledge is not read here
-        winner = apply(child, card)
+        winner = apply_open(child, card)
         acc = frames[d, F_ACC]
         if mode == 1 and winner >= 0 and side_of(winner, parent[PS_PLAYERS]) == ps:
             acc += game_points(trick)
@@ -1033,7 +1033,7 @@ def playout_guess(states, moves, ctx, d):
     copy_play(st, states[d])
     while st[PS_TRICK_NO] < st[PS_N_TRICKS]:
         order_moves(st, moves, k, -1, ctx[C_JACK], ctx)
-        apply(st, moves[k, 0])
+        apply_open(st, moves[k, 0])
     return final_value(st, ctx)
 
 
@@ -1118,7 +1118,7 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
         if _same_as_next(c, legal_cards, out, jack) >= 0:
             continue
         copy_state(states[1], state)
-        apply(states[1], c)
+        apply_open(states[1], c)
         v = value_of(states, moves, frames, tt, ctx, np.int64(1), guess)
         if ctx[C_ABORTED]:
             return np.int64(0)

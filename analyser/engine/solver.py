@@ -91,8 +91,8 @@ from numba.extending import intrinsic
 
 from ..rules import R_GAME_TIE, R_HANG_JACK
 from .bits import (
-    GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, pdep_is_fast, popcount, side_of,
-    suit_mask,
+    GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, pdep_is_fast, popcount,
+    side_of, suit_mask,
 )
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
@@ -398,12 +398,15 @@ def order_moves(state, moves, d, first, jack, ctx):
     mine = side_of(seat, n)
     partner_wins = led >= 0 and side_of(state[PS_BEST_SEAT], n) == mine
     stands = partner_wins
+    beaters = beaters_of(best_card, led, trump) if led >= 0 else np.uint64(0)  # the cards that `beats` the best
     if partner_wins:
         # Does the partner's card stand? No seat still to play holds a card that beats it.
         later = np.uint64(0)
-        for k in range(1, n - popcount(np.uint64(state[PS_TRICK_MASK]))):
-            later |= np.uint64(state[PS_HAND + (seat + k) % n])
-        stands = not (later & beaters_of(best_card, led, trump))
+        s = seat
+        for _ in range(1, n - popcount(np.uint64(state[PS_TRICK_MASK]))):
+            s = next_seat(s, n)
+            later |= np.uint64(state[PS_HAND + s])
+        stands = not (later & beaters)
     k = 0
     m = legal_cards
     while m:
@@ -425,7 +428,7 @@ def order_moves(state, moves, d, first, jack, ctx):
                 score += 100
             elif c == ctx[C_KILLER2 + d]:
                 score += 50
-        elif beats(c, best_card, led, trump):
+        elif beaters & bit(c):
             if partner_wins:
                 score = 100 - rank  # overtaking a partner: rarely right
             else:

@@ -27,8 +27,8 @@ what the mover can guarantee against the worst coalition, a lower bound on what 
 makes against any two opponents; it is not an equilibrium of the three-player game.
 
 The search is fail-soft alpha-beta on the play state's own kernels (``legal``,
-``apply_open``: ``apply`` without the voids and lacks nobody reads here, ``copy_state``), on an explicit stack (numba's cache cannot reload a
-self-recursive kernel), by null-window searches:
+``apply_open``: ``apply`` without the voids and lacks nobody reads here, ``copy_state``), on an
+explicit stack (numba's cache cannot reload a self-recursive kernel), by null-window searches:
 
 * **two sides**: the value is found by tests "is it at least t?", the first one below the value
   of a quick playout (``playout_guess``), then one up after a success and two down after a
@@ -91,8 +91,8 @@ from numba.extending import intrinsic
 
 from ..rules import R_GAME_TIE, R_HANG_JACK
 from .bits import (
-    GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, pdep_is_fast, popcount,
-    side_of, suit_mask,
+    GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, pdep_is_fast,
+    popcount, side_of, suit_mask,
 )
 from .layout import (
     N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,

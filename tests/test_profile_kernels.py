@@ -34,3 +34,14 @@ def test_says_what_is_missing_without_perf(tmp_path):
                           env={"PATH": str(tmp_path)})
     assert done.returncode != 0
     assert "is not installed" in done.stderr
+
+
+def test_workloads_run_and_count_their_units():
+    # The child's two workloads without perf: playouts count lines, solves count the solver's nodes.
+    module = load()
+    kernel, step = module.playouts("random:beg=0")
+    assert kernel.__name__ == "simulate_lines" and step() == 20_000
+    kernel, step = module.solves(6)
+    assert kernel.__name__ == "solve_value"
+    first, second = step(), step()
+    assert first > 0 and second > 0

@@ -496,3 +496,49 @@ def test_static_bounds_hold(preset: str, players: int) -> None:
             assert lo <= exact <= hi, (preset, players, trump, [hex(int(h)) for h in hands], int(state[PS_TO_PLAY]), w)
             tight += lo == exact or hi == exact
     assert tight > 80  # the bounds are often exact: they are really tested
+
+
+@pytest.mark.parametrize("preset,settings", [("trinidad", []), ("classic", []), ("partnership-seven", []),
+                                             ("trinidad-tobago", []), ("trinidad", ["undertrump=forbidden"]),
+                                             ("classic", ["undertrump=forbidden"])])
+def test_two_card_endings_agree_with_brute_force(preset: str, settings: list[str]) -> None:
+    """`_ending4`, the search's shortcut for four players with two cards each (no table): exact with a wide
+    window and fail-soft with a narrow one (a value at or below alpha bounds the exact one from above, at or
+    above beta from below), for either side's perspective, w of either sign and the objective gained so far
+    (acc); `classic` makes a seat without the led suit trump, `undertrump=forbidden` restricts trumping."""
+    from analyser.engine.solver import C_MODE, C_PERSP_SIDE, C_W, _ending4, prepare
+
+    rules = make_rules(preset, players=4, settings=settings)
+    rnd = random.Random(11)
+    ctx = SolverWork(tt_bits=4).ctx
+    exact_inside = cut_off = 0
+    for _ in range(150):
+        trump = rnd.randrange(4)
+        # Up to all 8 cards trumps, so that undertrumping and void_play = trump rules come up often.
+        trumps = rnd.sample(range(trump * 13, trump * 13 + 13), rnd.randint(0, 8))
+        pack = trumps + rnd.sample([c for c in range(52) if c // 13 != trump], 8 - len(trumps))
+        rnd.shuffle(pack)
+        hands = np.array([sum(1 << c for c in pack[2 * s:2 * s + 2]) for s in range(4)], dtype=np.uint64)
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, trump, -1, rnd.randrange(4), np.zeros(4, dtype=np.int64))
+        state[PS_TO_PLAY] = state[PS_LEADER] = rnd.randrange(4)
+        prepare(state, rules.as_array(), ctx)
+        for side in (0, 1):
+            for w in (0, rnd.randint(1, 30), -rnd.randint(1, 30)):
+                ctx[C_MODE], ctx[C_W], ctx[C_PERSP_SIDE] = 1, w, side
+                exact = _points_line(state, ctx, w, {})
+                acc = rnd.randint(-20, 20)
+                assert _ending4(state, ctx, acc, -1000, 1000) == acc + exact
+                alpha = acc + exact + rnd.randint(-8, 8)
+                beta = alpha + rnd.choice([1, 1, 2, 5])
+                v = _ending4(state, ctx, acc, alpha, beta)
+                if alpha < v < beta:
+                    assert v == acc + exact
+                    exact_inside += 1
+                elif v <= alpha:
+                    assert acc + exact <= v
+                    cut_off += v != acc + exact
+                else:
+                    assert acc + exact >= v
+                    cut_off += v != acc + exact
+    assert exact_inside > 50 and cut_off > 50  # both kinds of answer really tested

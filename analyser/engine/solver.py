@@ -95,10 +95,11 @@ from .bits import (
     popcount, side_of, suit_mask,
 )
 from .layout import (
-    N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LED,
-    PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+    N_STATE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_DEALER, PS_FORBID, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR,
+    PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
+    PS_VOID_TRUMP,
 )
-from .state import apply_open, beats, copy_play, copy_state, legal
+from .state import apply_open, beats, copy_play, copy_state, legal, legal_mask
 
 # Deepest search: every card of a 52-card pack, one ply each, and the root.
 MAX_PLIES = 53
@@ -772,6 +773,104 @@ def _last_trick(state, ctx, acc):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _worth(cards, jack, w):
+    """Mode 1: what capturing `cards` is worth, their Game points and the jack of trump's w."""
+    return game_points(cards) + (w if jack >= 0 and (cards & bit(jack)) else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _ending4(state, ctx, acc, alpha, beta):
+    """Mode 1, four players with two cards each at a trick boundary: the value, fail-soft in the window
+    (alpha, beta), without the table: alpha-beta over the first trick's lines of play (at most 16, each
+    seat's legal cards in turn), the last trick playing itself (the first trick's winner leads its lone
+    card). The search calls it for exact solves only (no node limit): a table probe there is a miss to
+    memory that costs about what the whole ending costs.
+
+    It counts u, the points the two tricks bring the leader's side (seats 0 and 2 of the trick), which
+    that side maximises: the perspective side's value is acc + u when it leads, else acc + total - u
+    (total, what both tricks are worth together, is the same on every line)."""
+    leader = state[PS_TO_PLAY]
+    trump = state[PS_TRUMP]
+    forbid = state[PS_FORBID] != 0
+    void_trump = state[PS_VOID_TRUMP] != 0
+    jack = ctx[C_JACK]
+    w = ctx[C_W]
+    h0 = np.uint64(state[PS_HAND + leader])
+    h1 = np.uint64(state[PS_HAND + ((leader + 1) & 3)])
+    h2 = np.uint64(state[PS_HAND + ((leader + 2) & 3)])
+    h3 = np.uint64(state[PS_HAND + ((leader + 3) & 3)])
+    total = _worth(h0 | h1 | h2 | h3, jack, w)
+    mine = (leader & 1) == ctx[C_PERSP_SIDE]
+    # The window in u: v = acc + u (mine), v = acc + total - u (theirs).
+    a0 = alpha - acc if mine else acc + total - beta
+    b0 = beta - acc if mine else acc + total - alpha
+    best0 = -INF
+    m0 = h0
+    while m0:
+        c0 = lowest_card(m0)
+        m0 &= m0 - U1
+        led = c0 // 13
+        top0 = c0 if led == trump else -1
+        a1 = max(a0, best0)
+        best1 = INF
+        m1 = legal_mask(h1, led, trump, top0, forbid, void_trump)
+        while m1:
+            c1 = lowest_card(m1)
+            m1 &= m1 - U1
+            best_card1, win1 = c0, 0
+            if beats(c1, c0, led, trump):
+                best_card1, win1 = c1, 1
+            top1 = c1 if c1 // 13 == trump and c1 > top0 else top0
+            b2 = min(b0, best1)
+            best2 = -INF
+            m2 = legal_mask(h2, led, trump, top1, forbid, void_trump)
+            while m2:
+                c2 = lowest_card(m2)
+                m2 &= m2 - U1
+                best_card2, win2 = best_card1, win1
+                if beats(c2, best_card1, led, trump):
+                    best_card2, win2 = c2, 2
+                top2 = c2 if c2 // 13 == trump and c2 > top1 else top1
+                a3 = max(a1, best2)
+                best3 = INF
+                m3 = legal_mask(h3, led, trump, top2, forbid, void_trump)
+                while m3:
+                    c3 = lowest_card(m3)
+                    m3 &= m3 - U1
+                    win = 3 if beats(c3, best_card2, led, trump) else win2
+                    trick = bit(c0) | bit(c1) | bit(c2) | bit(c3)
+                    rest = (h0 & ~bit(c0), h1 & ~bit(c1), h2 & ~bit(c2), h3 & ~bit(c3))  # one card each
+                    last_best = lowest_card(rest[win])
+                    last_win = win
+                    last_led = last_best // 13
+                    for k in range(1, 4):
+                        c = lowest_card(rest[(win + k) & 3])
+                        if beats(c, last_best, last_led, trump):
+                            last_best, last_win = c, (win + k) & 3
+                    u = 0
+                    if (win & 1) == 0:
+                        u += _worth(trick, jack, w)
+                    if (last_win & 1) == 0:
+                        u += total - _worth(trick, jack, w)
+                    if u < best3:
+                        best3 = u
+                    if best3 <= a3:
+                        break
+                if best3 > best2:
+                    best2 = best3
+                if best2 >= b2:
+                    break
+            if best2 < best1:
+                best1 = best2
+            if best1 <= a1:
+                break
+        if best1 > best0:
+            best0 = best1
+        if best0 >= b0:
+            break
+    return np.int64(acc + best0) if mine else np.int64(acc + total - best0)
+
+@njit(cache=True, _nrt=False, inline="always")
 def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
     """Open the node states[d] with the window (alpha, beta): (value, True) when it is settled
     at once (end of the deal, bounds, the table), else (0, False) with its frame and moves set."""
@@ -780,8 +879,14 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
     acc = frames[d, F_ACC]
     if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
         return (np.int64(acc) if ctx[C_MODE] == 1 else np.int64(final_value(state, ctx))), True
-    if ctx[C_MODE] == 1 and state[PS_LED] < 0 and popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]])) == 1:
-        return _last_trick(state, ctx, acc), True
+    if ctx[C_MODE] == 1 and state[PS_LED] < 0:
+        held = popcount(np.uint64(state[PS_HAND + state[PS_TO_PLAY]]))
+        if held == 1:
+            return _last_trick(state, ctx, acc), True
+        if held == 2 and state[PS_PLAYERS] == 4 and ctx[C_NODE_LIMIT] == 0:
+            # Only without a node limit: a limited solve (pimc's try at an exact answer) keeps the nodes it
+            # always had, so where it gives up, and every answer the search players gave, stay the same.
+            return _ending4(state, ctx, acc, alpha, beta), True
     first = -1
     idx = -1
     if state[PS_LED] < 0:

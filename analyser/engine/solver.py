@@ -800,6 +800,13 @@ def _ending4(state, ctx, acc, alpha, beta):
     h2 = np.uint64(state[PS_HAND + ((leader + 2) & 3)])
     h3 = np.uint64(state[PS_HAND + ((leader + 3) & 3)])
     total = _worth(h0 | h1 | h2 | h3, jack, w)
+    if w >= 0 or jack < 0 or not ((h0 | h1 | h2 | h3) & bit(jack)):
+        # Nothing is worth less than nothing: the value lies between acc (the perspective side takes no trick
+        # of value) and acc + total (it takes all).
+        if acc >= beta or total == 0:
+            return np.int64(acc)
+        if acc + total <= alpha:
+            return np.int64(acc + total)
     mine = (leader & 1) == ctx[C_PERSP_SIDE]
     # The window in u: v = acc + u (mine), v = acc + total - u (theirs).
     a0 = alpha - acc if mine else acc + total - beta

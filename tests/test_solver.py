@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import reference_rules as ref
 from analyser.cards import card_name
 from analyser.cli import app
-from analyser.engine.layout import N_STATE, PS_LEADER, PS_TO_PLAY
+from analyser.engine.layout import N_STATE, PS_HAND, PS_LEADER, PS_TO_PLAY
 from analyser.engine.bits import pdep_is_fast
 from analyser.engine.solver import SolverWork, _pext_fast, _pext_loop, game_winner, solve_value
 from analyser.engine.state import init_state
@@ -498,27 +498,38 @@ def test_static_bounds_hold(preset: str, players: int) -> None:
     assert tight > 80  # the bounds are often exact: they are really tested
 
 
-@pytest.mark.parametrize("preset,settings", [("trinidad", []), ("classic", []), ("partnership-seven", []),
-                                             ("trinidad-tobago", []), ("trinidad", ["undertrump=forbidden"]),
-                                             ("classic", ["undertrump=forbidden"])])
-def test_two_card_endings_agree_with_brute_force(preset: str, settings: list[str]) -> None:
-    """`_ending4`, the search's shortcut for four players with two cards each (no table): exact with a wide
-    window and fail-soft with a narrow one (a value at or below alpha bounds the exact one from above, at or
-    above beta from below), for either side's perspective, w of either sign and the objective gained so far
-    (acc); `classic` makes a seat without the led suit trump, `undertrump=forbidden` restricts trumping."""
-    from analyser.engine.solver import C_MODE, C_PERSP_SIDE, C_W, _ending4, prepare
+ENDING_RULES = [("trinidad", []), ("classic", []), ("partnership-seven", []), ("trinidad-tobago", []),
+                ("trinidad", ["undertrump=forbidden"]), ("classic", ["undertrump=forbidden"])]
+
+
+@pytest.mark.parametrize("cards", [2, 3])
+@pytest.mark.parametrize("preset,settings", ENDING_RULES)
+def test_endings_agree_with_brute_force(preset: str, settings: list[str], cards: int) -> None:
+    """The search's shortcuts for four players with two cards each (`_ending4`) and three (`_ending3`, the
+    table's lead tried first when it has one), which search without the table: exact with a wide window and
+    fail-soft with a narrow one (a value at or below alpha bounds the exact one from above, at or above beta
+    from below), for either side's perspective, w of either sign and the objective gained so far (acc);
+    `classic` makes a seat without the led suit trump, `undertrump=forbidden` restricts trumping."""
+    from analyser.engine.solver import C_MODE, C_PERSP_SIDE, C_W, _ending3, _ending4, prepare
+
+    def ending(state: np.ndarray, ctx: np.ndarray, acc: int, alpha: int, beta: int, first: int) -> int:
+        if cards == 2:
+            return int(_ending4(state, ctx, acc, alpha, beta))
+        v, lead = _ending3(state, ctx, acc, alpha, beta, first)
+        assert np.uint64(state[PS_HAND + int(state[PS_TO_PLAY])]) >> np.uint64(lead) & np.uint64(1)
+        return int(v)
 
     rules = make_rules(preset, players=4, settings=settings)
-    rnd = random.Random(11)
+    rnd = random.Random(11 + cards)
     ctx = SolverWork(tt_bits=4).ctx
     exact_inside = cut_off = 0
-    for _ in range(150):
+    for _ in range(150 if cards == 2 else 40):
         trump = rnd.randrange(4)
-        # Up to all 8 cards trumps, so that undertrumping and void_play = trump rules come up often.
-        trumps = rnd.sample(range(trump * 13, trump * 13 + 13), rnd.randint(0, 8))
-        pack = trumps + rnd.sample([c for c in range(52) if c // 13 != trump], 8 - len(trumps))
+        # Up to all the cards trumps, so that undertrumping and void_play = trump rules come up often.
+        trumps = rnd.sample(range(trump * 13, trump * 13 + 13), rnd.randint(0, min(13, 4 * cards)))
+        pack = trumps + rnd.sample([c for c in range(52) if c // 13 != trump], 4 * cards - len(trumps))
         rnd.shuffle(pack)
-        hands = np.array([sum(1 << c for c in pack[2 * s:2 * s + 2]) for s in range(4)], dtype=np.uint64)
+        hands = np.array([sum(1 << c for c in pack[cards * s:cards * s + cards]) for s in range(4)], dtype=np.uint64)
         state = np.zeros(N_STATE, dtype=np.int64)
         init_state(state, rules.as_array(), hands, trump, -1, rnd.randrange(4), np.zeros(4, dtype=np.int64))
         state[PS_TO_PLAY] = state[PS_LEADER] = rnd.randrange(4)
@@ -528,10 +539,11 @@ def test_two_card_endings_agree_with_brute_force(preset: str, settings: list[str
                 ctx[C_MODE], ctx[C_W], ctx[C_PERSP_SIDE] = 1, w, side
                 exact = _points_line(state, ctx, w, {})
                 acc = rnd.randint(-20, 20)
-                assert _ending4(state, ctx, acc, -1000, 1000) == acc + exact
+                first = rnd.choice([-1, int(rnd.choice(pack[cards * int(state[PS_TO_PLAY]):][:cards]))])
+                assert ending(state, ctx, acc, -1000, 1000, first) == acc + exact
                 alpha = acc + exact + rnd.randint(-8, 8)
                 beta = alpha + rnd.choice([1, 1, 2, 5])
-                v = _ending4(state, ctx, acc, alpha, beta)
+                v = ending(state, ctx, acc, alpha, beta, first)
                 if alpha < v < beta:
                     assert v == acc + exact
                     exact_inside += 1
@@ -541,4 +553,4 @@ def test_two_card_endings_agree_with_brute_force(preset: str, settings: list[str
                 else:
                     assert acc + exact >= v
                     cut_off += v != acc + exact
-    assert exact_inside > 50 and cut_off > 50  # both kinds of answer really tested
+    assert exact_inside > 10 and cut_off > 10  # both kinds of answer really tested

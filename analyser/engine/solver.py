@@ -811,9 +811,10 @@ def _ending_hands(h0, h1, h2, h3, mine, trump, forbid, void_trump, jack, w, acc,
         a1 = max(a0, best0)
         best1 = INF
         m1 = legal_mask(h1, led, trump, top0, forbid, void_trump)
+        take1 = beaters_of(c0, led, trump)  # tried first: the cards that take the trick
         while m1:
-            c1 = lowest_card(m1)
-            m1 &= m1 - U1
+            c1 = lowest_card(m1 & take1) if m1 & take1 else lowest_card(m1)
+            m1 &= ~bit(c1)
             best_card1, win1 = c0, 0
             if beats(c1, c0, led, trump):
                 best_card1, win1 = c1, 1
@@ -821,9 +822,10 @@ def _ending_hands(h0, h1, h2, h3, mine, trump, forbid, void_trump, jack, w, acc,
             b2 = min(b0, best1)
             best2 = -INF
             m2 = legal_mask(h2, led, trump, top1, forbid, void_trump)
+            take2 = beaters_of(best_card1, led, trump) if win1 == 1 else ~beaters_of(best_card1, led, trump)
             while m2:
-                c2 = lowest_card(m2)
-                m2 &= m2 - U1
+                c2 = lowest_card(m2 & take2) if m2 & take2 else lowest_card(m2)
+                m2 &= ~bit(c2)
                 best_card2, win2 = best_card1, win1
                 if beats(c2, best_card1, led, trump):
                     best_card2, win2 = c2, 2
@@ -831,9 +833,10 @@ def _ending_hands(h0, h1, h2, h3, mine, trump, forbid, void_trump, jack, w, acc,
                 a3 = max(a1, best2)
                 best3 = INF
                 m3 = legal_mask(h3, led, trump, top2, forbid, void_trump)
+                take3 = beaters_of(best_card2, led, trump) if win2 != 1 else ~beaters_of(best_card2, led, trump)
                 while m3:
-                    c3 = lowest_card(m3)
-                    m3 &= m3 - U1
+                    c3 = lowest_card(m3 & take3) if m3 & take3 else lowest_card(m3)
+                    m3 &= ~bit(c3)
                     win = 3 if beats(c3, best_card2, led, trump) else win2
                     trick = bit(c0) | bit(c1) | bit(c2) | bit(c3)
                     rest = (h0 & ~bit(c0), h1 & ~bit(c1), h2 & ~bit(c2), h3 & ~bit(c3))  # one card each
@@ -876,23 +879,13 @@ def _ending4(state, ctx, acc, alpha, beta):
                          (leader & 1) == ctx[C_PERSP_SIDE], state[PS_TRUMP], state[PS_FORBID] != 0,
                          state[PS_VOID_TRUMP] != 0, ctx[C_JACK], ctx[C_W], acc, alpha, beta)
 
-@njit(cache=True, _nrt=False, inline="always")
-def _follow_order(legal_cards, beaters, partner_wins):
-    """A follower's legal cards in two groups, tried in turn (lowest card first in each): the cards that take
-    the trick first unless the partner is winning it, then the others."""
-    take = legal_cards & beaters
-    if partner_wins:
-        return legal_cards & ~take, take
-    return take, legal_cards & ~take
-
-
 @njit(cache=True, _nrt=False)
 def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
     in the window (alpha, beta), by alpha-beta over the first trick's lines (the lead `first` first, if it is
-    one; then each follower's winners first unless its partner is winning, equal cards once) with the two-card
-    ending after each (`_ending_hands`). Exact solves only, as `_ending4`: the node-by-node search of this
-    trick cost more than the table saves there. In u the leader's side maximises (u = v, or -v)."""
+    one; each follower's winners first unless its partner is winning, as in `_ending_hands`; equal cards once)
+    with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4`: the node-by-node
+    search of this trick cost more than the table saves there. In u the leader's side maximises (u = v or -v)."""
     leader = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]
     forbid = state[PS_FORBID] != 0
@@ -910,92 +903,78 @@ def _ending3(state, ctx, acc, alpha, beta, first):
     b0 = beta if mine else -alpha
     best0 = -INF
     best_lead = -1
-    lead_first = bit(first) & h0 if first >= 0 else np.uint64(0)
-    for phase0 in range(2):
-        m0 = lead_first if phase0 == 0 else h0 & ~lead_first
-        while m0:
-            c0 = lowest_card(m0) if phase0 == 1 else first
-            m0 &= ~bit(c0)
-            if _same_as_next(c0, h0, out, jack) >= 0:
+    take0 = bit(first) if first >= 0 else np.uint64(0)
+    m0 = h0
+    while m0:
+        c0 = lowest_card(m0 & take0) if m0 & take0 else lowest_card(m0)
+        m0 &= ~bit(c0)
+        if _same_as_next(c0, h0, out, jack) >= 0:
+            continue
+        led = c0 // 13
+        top0 = c0 if led == trump else -1
+        a1 = max(a0, best0)
+        best1 = INF
+        legal1 = legal_mask(h1, led, trump, top0, forbid, void_trump)
+        take1 = beaters_of(c0, led, trump)
+        m1 = legal1
+        while m1:
+            c1 = lowest_card(m1 & take1) if m1 & take1 else lowest_card(m1)
+            m1 &= ~bit(c1)
+            if _same_as_next(c1, legal1, out, jack) >= 0:
                 continue
-            led = c0 // 13
-            top0 = c0 if led == trump else -1
-            a1 = max(a0, best0)
-            best1 = INF
-            legal1 = legal_mask(h1, led, trump, top0, forbid, void_trump)
-            g1a, g1b = _follow_order(legal1, beaters_of(c0, led, trump), False)
-            for phase1 in range(2):
-                m1 = g1a if phase1 == 0 else g1b
-                while m1:
-                    c1 = lowest_card(m1)
-                    m1 &= m1 - U1
-                    if _same_as_next(c1, legal1, out, jack) >= 0:
+            best_card1, win1 = c0, 0
+            if beats(c1, c0, led, trump):
+                best_card1, win1 = c1, 1
+            top1 = c1 if c1 // 13 == trump and c1 > top0 else top0
+            b2 = min(b0, best1)
+            best2 = -INF
+            legal2 = legal_mask(h2, led, trump, top1, forbid, void_trump)
+            take2 = beaters_of(best_card1, led, trump) if win1 == 1 else ~beaters_of(best_card1, led, trump)
+            m2 = legal2
+            while m2:
+                c2 = lowest_card(m2 & take2) if m2 & take2 else lowest_card(m2)
+                m2 &= ~bit(c2)
+                if _same_as_next(c2, legal2, out, jack) >= 0:
+                    continue
+                best_card2, win2 = best_card1, win1
+                if beats(c2, best_card1, led, trump):
+                    best_card2, win2 = c2, 2
+                top2 = c2 if c2 // 13 == trump and c2 > top1 else top1
+                a3 = max(a1, best2)
+                best3 = INF
+                legal3 = legal_mask(h3, led, trump, top2, forbid, void_trump)
+                take3 = beaters_of(best_card2, led, trump) if win2 != 1 else ~beaters_of(best_card2, led, trump)
+                m3 = legal3
+                while m3:
+                    c3 = lowest_card(m3 & take3) if m3 & take3 else lowest_card(m3)
+                    m3 &= ~bit(c3)
+                    if _same_as_next(c3, legal3, out, jack) >= 0:
                         continue
-                    best_card1, win1 = c0, 0
-                    if beats(c1, c0, led, trump):
-                        best_card1, win1 = c1, 1
-                    top1 = c1 if c1 // 13 == trump and c1 > top0 else top0
-                    b2 = min(b0, best1)
-                    best2 = -INF
-                    legal2 = legal_mask(h2, led, trump, top1, forbid, void_trump)
-                    g2a, g2b = _follow_order(legal2, beaters_of(best_card1, led, trump), win1 == 0)
-                    for phase2 in range(2):
-                        m2 = g2a if phase2 == 0 else g2b
-                        while m2:
-                            c2 = lowest_card(m2)
-                            m2 &= m2 - U1
-                            if _same_as_next(c2, legal2, out, jack) >= 0:
-                                continue
-                            best_card2, win2 = best_card1, win1
-                            if beats(c2, best_card1, led, trump):
-                                best_card2, win2 = c2, 2
-                            top2 = c2 if c2 // 13 == trump and c2 > top1 else top1
-                            a3 = max(a1, best2)
-                            best3 = INF
-                            legal3 = legal_mask(h3, led, trump, top2, forbid, void_trump)
-                            g3a, g3b = _follow_order(legal3, beaters_of(best_card2, led, trump), win2 == 1)
-                            for phase3 in range(2):
-                                m3 = g3a if phase3 == 0 else g3b
-                                while m3:
-                                    c3 = lowest_card(m3)
-                                    m3 &= m3 - U1
-                                    if _same_as_next(c3, legal3, out, jack) >= 0:
-                                        continue
-                                    win = 3 if beats(c3, best_card2, led, trump) else win2
-                                    trick = bit(c0) | bit(c1) | bit(c2) | bit(c3)
-                                    gain = _worth(trick, jack, w) if ((leader + win) & 1) == ps else 0
-                                    rest = (h0 & ~bit(c0), h1 & ~bit(c1), h2 & ~bit(c2), h3 & ~bit(c3))
-                                    # The two-card ending, its leader the trick's winner; its window in v.
-                                    ub = min(b2, best3)
-                                    lo = a3 if mine else -ub
-                                    hi = ub if mine else -a3
-                                    v = _ending_hands(rest[win], rest[(win + 1) & 3], rest[(win + 2) & 3],
-                                                      rest[(win + 3) & 3], ((leader + win) & 1) == ps, trump, forbid,
-                                                      void_trump, jack, w, acc + gain, lo, hi)
-                                    u = v if mine else -v
-                                    if u < best3:
-                                        best3 = u
-                                    if best3 <= a3:
-                                        break
-                                if best3 <= a3:
-                                    break
-                            if best3 > best2:
-                                best2 = best3
-                            if best2 >= b2:
-                                break
-                        if best2 >= b2:
-                            break
-                    if best2 < best1:
-                        best1 = best2
-                    if best1 <= a1:
+                    win = 3 if beats(c3, best_card2, led, trump) else win2
+                    trick = bit(c0) | bit(c1) | bit(c2) | bit(c3)
+                    gain = _worth(trick, jack, w) if ((leader + win) & 1) == ps else 0
+                    rest = (h0 & ~bit(c0), h1 & ~bit(c1), h2 & ~bit(c2), h3 & ~bit(c3))
+                    # The two-card ending, its leader the trick's winner; its window in v.
+                    ub = min(b2, best3)
+                    v = _ending_hands(rest[win], rest[(win + 1) & 3], rest[(win + 2) & 3], rest[(win + 3) & 3],
+                                      ((leader + win) & 1) == ps, trump, forbid, void_trump, jack, w, acc + gain,
+                                      a3 if mine else -ub, ub if mine else -a3)
+                    u = v if mine else -v
+                    if u < best3:
+                        best3 = u
+                    if best3 <= a3:
                         break
-                if best1 <= a1:
+                if best3 > best2:
+                    best2 = best3
+                if best2 >= b2:
                     break
-            if best1 > best0:
-                best0 = best1
-                best_lead = c0
-            if best0 >= b0:
+            if best2 < best1:
+                best1 = best2
+            if best1 <= a1:
                 break
+        if best1 > best0:
+            best0 = best1
+            best_lead = c0
         if best0 >= b0:
             break
     return (np.int64(best0) if mine else np.int64(-best0)), best_lead

@@ -67,6 +67,12 @@ and:
   top of their suits; then winners of the trick (the cheapest first) for the side not
   winning it, Game points onto a partner's winning card that no later seat can beat,
   low cards otherwise; ties broken by a history of the cards that caused cut-offs;
+* **the last tricks in one call** (four players, two sides, solves without a node limit):
+  two cards each at a trick boundary are searched by ``_ending4`` and three cards each, after
+  the table and the bounds, by ``_ending3`` (alpha-beta over the first trick's lines, the
+  table's lead first), without the table's and the general search's cost at every card. A
+  limited solve keeps the general search there, so its node count, and where it gives up, do
+  not change;
 * **equivalent cards** searched once: two legal cards of one suit with no card
   between them among the cards still out (the hands and the current trick) and the
   same Game points (10=10, A=4, K=3, Q=2, J=1, others 0) lead to the same values; the

@@ -554,3 +554,28 @@ def test_endings_agree_with_brute_force(preset: str, settings: list[str], cards:
                     assert acc + exact >= v
                     cut_off += v != acc + exact
     assert exact_inside > 10 and cut_off > 10  # both kinds of answer really tested
+
+
+def test_positions_differing_only_in_low_ranks_share_an_entry() -> None:
+    """The table's key counts the 2s to 9s by their order among the low cards out (`canonical_key`): two deals
+    whose low cards differ but stand in the same order, hand by hand and suit by suit, are one entry (what the
+    first solve stored at the root is found for the second), and solve to the same value; moving a ten, or
+    changing which hand holds the higher low card, makes another key."""
+    from analyser.engine.solver import C_MODE, _tt_extra, _tt_find, _tt_index, canonical_key
+
+    rules = make_rules("trinidad", players=4)
+    deal = position_from_hands(rules, "AS 7H TD 4C / KS 8H 2D 5C / QS 9H 3D 6C / JS TH 4D 7C", "S", 1)
+    same_order = position_from_hands(rules, "AS 2H TD 2C / KS 5H 3D 3C / QS 6H 6D 8C / JS TH 9D 9C", "S", 1)
+    ten_moved = position_from_hands(rules, "AS 7H TH 4C / KS 8H 2D 5C / QS 9H 3D 6C / JS TD 4D 7C", "S", 1)
+    order_changed = position_from_hands(rules, "AS 9H TD 4C / KS 8H 2D 5C / QS 7H 3D 6C / JS TH 4D 7C", "S", 1)
+    key = int(canonical_key(deal.state))
+    assert int(canonical_key(same_order.state)) == key
+    assert int(canonical_key(ten_moved.state)) != key and int(canonical_key(order_changed.state)) != key
+    solver = Solver(tt_bits=16)
+    value = solver.value(deal)
+    ctx = solver.work.ctx
+    ctx[C_MODE] = 1  # the two-sided tests' entries (mode 1), of the generation of the solve just done
+    extra = _tt_extra(same_order.state, ctx)
+    idx = _tt_index(np.int64(key), extra, ctx) & ~1
+    assert _tt_find(solver.work.tt, idx, np.int64(key), extra) >= 0
+    assert solver.value(same_order) == value

@@ -790,8 +790,8 @@ def _ending_hands(h0, h1, h2, h3, mine, trump, forbid, void_trump, jack, w, acc,
     seats' (`mine`: the leader's side is the perspective side): the value, fail-soft in the window
     (alpha, beta), without the table: alpha-beta over the first trick's lines of play (at most 16, each
     seat's legal cards in turn), the last trick playing itself (the first trick's winner leads its lone
-    card). The search calls it for exact solves only (no node limit): a table probe there is a miss to
-    memory that costs about what the whole ending costs.
+    card). The search calls it for exact solves only (no node limit); there it measured faster than the
+    table's probe and the node-by-node search (docs/solver.md).
 
     It counts u, the points the two tricks bring the leader's side (seats 0 and 2 of the trick), which
     that side maximises: the perspective side's value is acc + u when it leads, else acc + total - u
@@ -890,8 +890,8 @@ def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
     in the window (alpha, beta), by alpha-beta over the first trick's lines (the lead `first` first, if it is
     one; each follower's winners first unless its partner is winning, as in `_ending_hands`; equal cards once)
-    with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4`: the node-by-node
-    search of this trick cost more than the table saves there. In u the leader's side maximises (u = v or -v)."""
+    with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4` (measured faster
+    than the node-by-node search of this trick: docs/solver.md). In u the leader's side maximises (u = v or -v)."""
     leader = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]
     forbid = state[PS_FORBID] != 0

@@ -393,17 +393,19 @@ def beaters_of(best, led, trump):
     return tm | (suit_mask(led) & cards_above(best))
 
 
-# A follower first overtakes a partner's card that the other side can beat, with a card they cannot, when
-# the trick holds at least OVERTAKE_POINTS card points (the jack of trump counting one more): in exact solves
-# this took the nodes of 9-card deals down by 5-8% (docs/solver.md).
+# Exact solves (measured on 9-card deals: docs/solver.md, "Move order"): a follower first overtakes a
+# partner's card that the other side can beat, with a card they cannot, when the trick holds at least
+# OVERTAKE_POINTS card points (the jack of trump counting one more); a lead of a side suit that a seat of
+# the other side is void in while holding trumps goes RUFFED_LEAD lower.
 OVERTAKE_POINTS = 6
+RUFFED_LEAD = 100
 
 
 @njit(cache=True, _nrt=False)
 def order_moves(state, moves, d, first, jack, ctx, exact):
     """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
     into moves[d]; `first` (a card, or -1) goes first. Returns how many. `exact`: the order measured best
-    for exact solves (OVERTAKE_POINTS), else the one limited solves (pimc's try at an exact answer within a
+    for exact solves (OVERTAKE_POINTS, RUFFED_LEAD), else the one limited solves (pimc's try at an exact answer within a
     node budget: where it gives up, and every search player's card, stay the same) and the first guess
     have always used."""
     legal_cards = legal(state)
@@ -430,6 +432,15 @@ def order_moves(state, moves, d, first, jack, ctx, exact):
         if exact and not stands:
             trick = np.uint64(state[PS_TRICK_MASK])
             save_trick = game_points(trick) + (1 if jack >= 0 and (trick & bit(jack)) else 0) >= OVERTAKE_POINTS
+    ruffed = np.uint64(0)  # exact solves, leading: the side suits a seat of the other side is void in, holding trumps
+    if exact and led < 0:
+        tm = suit_mask(trump)
+        for o in range(n):
+            h = np.uint64(state[PS_HAND + o])
+            if side_of(o, n) != mine and (h & tm):
+                for su in range(4):
+                    if su != trump and not (h & suit_mask(su)):
+                        ruffed |= suit_mask(su)
     k = 0
     m = legal_cards
     while m:
@@ -447,6 +458,8 @@ def order_moves(state, moves, d, first, jack, ctx, exact):
             # the last one among them (+50), then high cards.
             top = highest_card(out & suit_mask(c // 13)) == c
             score = 200 + rank + (40 if top else 0) + (20 if c // 13 == trump else 0)
+            if ruffed & bit(c):
+                score -= RUFFED_LEAD  # a side suit the other side can trump
             if c == ctx[C_KILLER + d]:
                 score += 100
             elif c == ctx[C_KILLER2 + d]:

@@ -67,8 +67,9 @@ and:
   top of their suits; then winners of the trick (the cheapest first) for the side not
   winning it, Game points onto a partner's winning card that no later seat can beat,
   low cards otherwise; in solves without a node limit, a card that saves a partner's trick
-  of 6 card points or more from the other side first (``OVERTAKE_POINTS``); ties broken by
-  a history of the cards that caused cut-offs;
+  of 6 card points or more from the other side first (``OVERTAKE_POINTS``), leads of side
+  suits the other side can trump last (``RUFFED_LEAD``) and the trumps before the top cards
+  of the side suits; ties broken by a history of the cards that caused cut-offs;
 * **the last tricks in one call** (four players, two sides, solves without a node limit):
   two cards each at a trick boundary are searched by ``_ending4`` and three cards each, after
   the table and the bounds, by ``_ending3`` (alpha-beta over the first trick's lines, the
@@ -396,7 +397,8 @@ def beaters_of(best, led, trump):
 # Exact solves (measured on 9-card deals: docs/solver.md, "Move order"): a follower first overtakes a
 # partner's card that the other side can beat, with a card they cannot, when the trick holds at least
 # OVERTAKE_POINTS card points (the jack of trump counting one more); a lead of a side suit that a seat of
-# the other side is void in while holding trumps goes RUFFED_LEAD lower.
+# the other side is void in while holding trumps goes RUFFED_LEAD lower; a card at the top of its suit gets
+# no bonus, so the trumps are led first.
 OVERTAKE_POINTS = 6
 RUFFED_LEAD = 100
 
@@ -405,7 +407,7 @@ RUFFED_LEAD = 100
 def order_moves(state, moves, d, first, jack, ctx, exact):
     """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
     into moves[d]; `first` (a card, or -1) goes first. Returns how many. `exact`: the order measured best
-    for exact solves (OVERTAKE_POINTS, RUFFED_LEAD), else the one limited solves (pimc's try at an exact answer within a
+    for exact solves (OVERTAKE_POINTS, RUFFED_LEAD, trumps led first), else the one limited solves (pimc's try at an exact answer within a
     node budget: where it gives up, and every search player's card, stay the same) and the first guess
     have always used."""
     legal_cards = legal(state)
@@ -454,9 +456,10 @@ def order_moves(state, moves, d, first, jack, ctx, exact):
             score = 1000
         elif led < 0:
             # Leading: the lead that last refuted a position at this ply (a "killer": the positions one
-            # ply has are much alike), then cards no card out can beat in their suit, the killer before
-            # the last one among them (+50), then high cards.
-            top = highest_card(out & suit_mask(c // 13)) == c
+            # ply has are much alike), then (limited solves) cards no card out can beat in their suit, the
+            # killer before the last one among them (+50), then trumps, then high cards. Exact solves give
+            # the top cards no bonus, so every trump goes before every side card (docs/solver.md).
+            top = not exact and highest_card(out & suit_mask(c // 13)) == c
             score = 200 + rank + (40 if top else 0) + (20 if c // 13 == trump else 0)
             if ruffed & bit(c):
                 score -= RUFFED_LEAD  # a side suit the other side can trump

@@ -923,7 +923,7 @@ def _ending4(state, ctx, acc, alpha, beta):
 def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
     in the window (alpha, beta), by alpha-beta over the first trick's lines (the lead `first` first, if it is
-    one; each follower's winners first unless its partner is winning, as in `_ending_hands`; equal cards once)
+    one, then the trumps; each follower's winners first unless its partner is winning, as in `_ending_hands`; equal cards once)
     with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4` (measured faster
     than the node-by-node search of this trick: docs/solver.md). In u the leader's side maximises (u = v or -v)."""
     leader = state[PS_TO_PLAY]
@@ -945,8 +945,14 @@ def _ending3(state, ctx, acc, alpha, beta, first):
     best_lead = -1
     take0 = bit(first) if first >= 0 else np.uint64(0)
     m0 = h0
+    tm0 = suit_mask(trump)
     while m0:
-        c0 = lowest_card(m0 & take0) if m0 & take0 else lowest_card(m0)
+        if m0 & take0:
+            c0 = lowest_card(m0 & take0)
+        elif m0 & tm0:
+            c0 = lowest_card(m0 & tm0)  # then the trumps, as the search leads them (`order_moves`)
+        else:
+            c0 = lowest_card(m0)
         m0 &= ~bit(c0)
         if _same_as_next(c0, h0, out, jack) >= 0:
             continue

@@ -394,7 +394,7 @@ def beaters_of(best, led, trump):
     return tm | (suit_mask(led) & cards_above(best))
 
 
-# Exact solves (measured on 9-card deals: docs/solver.md, "Move order"): a follower first overtakes a
+# Exact solves (measured on 9-card deals: docs/solver.md, "The followers' order" and "The leads"): a follower first overtakes a
 # partner's card that the other side can beat, with a card they cannot, when the trick holds at least
 # OVERTAKE_POINTS card points (the jack of trump counting one more); a lead of a side suit that a seat of
 # the other side is void in while holding trumps goes RUFFED_LEAD lower; a card at the top of its suit gets
@@ -407,9 +407,9 @@ RUFFED_LEAD = 100
 def order_moves(state, moves, d, first, jack, ctx, exact):
     """The legal cards of the seat to move, one per class of equivalent cards, best-looking first,
     into moves[d]; `first` (a card, or -1) goes first. Returns how many. `exact`: the order measured best
-    for exact solves (OVERTAKE_POINTS, RUFFED_LEAD, trumps led first), else the one limited solves (pimc's try at an exact answer within a
-    node budget: where it gives up, and every search player's card, stay the same) and the first guess
-    have always used."""
+    for exact solves (OVERTAKE_POINTS, RUFFED_LEAD, trumps led first), else the one that limited solves
+    (pimc's try at an exact answer within a node budget: where it gives up, and every search player's
+    card, stay the same) and the first guess have always used."""
     legal_cards = legal(state)
     out = _out_mask(state)
     seat = state[PS_TO_PLAY]
@@ -923,8 +923,8 @@ def _ending4(state, ctx, acc, alpha, beta):
 def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
     in the window (alpha, beta), by alpha-beta over the first trick's lines (the lead `first` first, if it is
-    one, then the trumps; each follower's winners first unless its partner is winning, as in `_ending_hands`; equal cards once)
-    with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4` (measured faster
+    one, then the trumps; each follower's winners first unless its partner is winning, as in `_ending_hands`;
+    equal cards once) with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4` (measured faster
     than the node-by-node search of this trick: docs/solver.md). In u the leader's side maximises (u = v or -v)."""
     leader = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]

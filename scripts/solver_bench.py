@@ -1,7 +1,8 @@
 """Benchmark of the open-hand solver: solve times of whole deals from the first lead, on one thread.
 
     .venv/bin/python scripts/solver_bench.py [--deals 1000] [--big 5] [--big-cards 12] [--seed 1]
-                                             [--table-bits N] [--json] [--save FILE] [--compare FILE]
+                                             [--table-bits N] [--node-cap N] [--json] [--save FILE]
+                                             [--compare FILE]
 
 Positions are random deals (every hand dealt from a shuffled pack, a random trump suit,
 seat 0 to lead) under trinidad rules (hang jack): `--deals` of 4 players with 6 cards
@@ -16,6 +17,9 @@ not change them).
 the same command at another commit (e.g. one made in a `git worktree` of the commit before) and checks
 that every value is the same, then prints both commits' nodes and times per group and the ratios of
 their totals and medians. The deals are the same for the same options (the seed draws them).
+`--node-cap N` gives up on a deal after N nodes (the exact search itself, unchanged: ``SolverWork.node_cap``),
+so that a set with very hard deals ends: such a deal counts as slower than every finished one (its time and
+nodes are shown with ">"), and the median is still exact while fewer than half the deals are unfinished.
 Targets: 6 cards (issue 13), 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median;
 issue 32: 4 players with 9 cards ≤ 20 ms median, with 12 cards ≤ 2 s median and none over 120 s.
 """
@@ -40,24 +44,41 @@ def random_positions(players: int, cards: int, count: int, rng: np.random.Genera
     return dealt_positions(make_rules("trinidad", players=players), cards, count, rng)
 
 
-def measure(solver: Solver, positions: list[Position], verbose: bool = False) -> tuple[dict[str, float], dict]:
-    """The group's figures, and each deal's value, nodes and seconds."""
-    seconds, nodes, values = [], [], []
+def measure(solver: Solver, positions: list[Position], verbose: bool = False,
+            node_cap: int = 0) -> tuple[dict[str, float], dict]:
+    """The group's figures, and each deal's value (None: given up at `node_cap` nodes), nodes and seconds."""
+    seconds, nodes = [], []
+    values: list[int | None] = []
+    solver.work.node_cap = node_cap
     for pos in positions:
         start = time.perf_counter()
-        values.append(solver.value(pos))
+        value = solver.value(pos)
         seconds.append(time.perf_counter() - start)
         nodes.append(solver.nodes)
+        values.append(None if solver.work.aborted else value)
         if verbose:
-            print(f"  deal {len(values) - 1}: value {values[-1]:+d}, {nodes[-1]:,} nodes, {seconds[-1]:.3f} s", flush=True)
-    return summary(seconds, nodes), {"values": values, "nodes": nodes, "seconds": seconds}
+            said = "unfinished (node cap)" if values[-1] is None else f"value {value:+d}"
+            print(f"  deal {len(values) - 1}: {said}, {nodes[-1]:,} nodes, {seconds[-1]:.3f} s", flush=True)
+    solver.work.node_cap = 0
+    return summary(seconds, nodes, values), {"values": values, "nodes": nodes, "seconds": seconds}
 
 
-def summary(seconds: list[float], nodes: list[int]) -> dict[str, float]:
+def summary(seconds: list[float], nodes: list[int], values: list[int | None] | None = None) -> dict[str, float]:
+    """Median, 99th percentile, slowest and totals; an unfinished deal (value None) counts as slower than
+    every finished one (its figures are lower bounds, and so are the maximum and the totals)."""
     ms = np.array(seconds) * 1e3
-    return {"n": len(ms), "median_ms": float(np.median(ms)), "p99_ms": float(np.percentile(ms, 99)),
-            "max_ms": float(ms.max()), "total_s": float(ms.sum() / 1e3), "median_nodes": float(np.median(nodes)),
-            "p99_nodes": float(np.percentile(nodes, 99)), "total_nodes": int(sum(nodes))}
+    nd = np.array(nodes, dtype=float)
+    unfinished = np.array([v is None for v in values]) if values is not None else np.zeros(len(ms), dtype=bool)
+    ms_rank, nd_rank = np.where(unfinished, np.inf, ms), np.where(unfinished, np.inf, nd)
+
+    def pct(x: np.ndarray, q: float) -> float:
+        with np.errstate(invalid="ignore"):
+            v = float(np.percentile(x, q))
+        return np.inf if np.isnan(v) else v  # between two unfinished deals (inf - inf)
+
+    return {"n": len(ms), "unfinished": int(unfinished.sum()), "median_ms": pct(ms_rank, 50),
+            "p99_ms": pct(ms_rank, 99), "max_ms": float(ms.max()), "total_s": float(ms.sum() / 1e3),
+            "median_nodes": pct(nd_rank, 50), "p99_nodes": pct(nd_rank, 99), "total_nodes": int(sum(nodes))}
 
 
 def compare(results: dict, deals: dict, ref: dict) -> None:
@@ -66,18 +87,25 @@ def compare(results: dict, deals: dict, ref: dict) -> None:
         if name not in ref:
             continue
         before = ref[name]
-        if before["values"] != now["values"]:
-            bad = [i for i, (a, b) in enumerate(zip(before["values"], now["values"])) if a != b]
+        if len(before["values"]) != len(now["values"]):
+            raise SystemExit(f"{name}: {len(before['values'])} deals in the reference, {len(now['values'])} here")
+        # A deal given up (None) in either run is not compared.
+        bad = [i for i, (a, b) in enumerate(zip(before["values"], now["values"])) if None not in (a, b) and a != b]
+        if bad:
             raise SystemExit(f"{name}: values differ from the reference on deals {bad}")
-        old = summary(before["seconds"], before["nodes"])
+        old = summary(before["seconds"], before["nodes"], before["values"])
         new = results[name]
-        print(f"{name}: same {len(now['values'])} values; nodes {old['total_nodes']:,} -> {new['total_nodes']:,} "
+        both = sum(None not in (a, b) for a, b in zip(before["values"], now["values"]))
+        print(f"{name}: same values on the {both} deals finished in both runs; nodes {old['total_nodes']:,} -> "
+              f"{new['total_nodes']:,} "
               f"({new['total_nodes'] / max(1, old['total_nodes']):.3f}x, median {old['median_nodes']:,.0f} -> "
               f"{new['median_nodes']:,.0f}); time {old['total_s']:.2f} s -> {new['total_s']:.2f} s, median "
               f"{old['median_ms']:.3f} -> {new['median_ms']:.3f} ms, slowest {old['max_ms']:.1f} -> {new['max_ms']:.1f} ms")
         for i, (a, b, sa, sb) in enumerate(zip(before["nodes"], now["nodes"], before["seconds"], now["seconds"])):
             if len(now["values"]) <= 40:
-                print(f"  deal {i}: {a:,} -> {b:,} nodes, {sa:.3f} -> {sb:.3f} s")
+                pa = ">" if before["values"][i] is None else ""
+                pb = ">" if now["values"][i] is None else ""
+                print(f"  deal {i}: {pa}{a:,} -> {pb}{b:,} nodes, {pa}{sa:.3f} -> {pb}{sb:.3f} s")
 
 
 def main() -> None:
@@ -93,6 +121,8 @@ def main() -> None:
     parser.add_argument("--compare", help="a --save file of the same command at another commit: check the values "
                         "are the same and print both runs' nodes and times")
     parser.add_argument("--verbose", action="store_true", help="print each deal as it is solved")
+    parser.add_argument("--node-cap", type=int, default=0, help="give up on a deal after this many nodes (the "
+                        "search unchanged; the deal counts as slower than every finished one): 0, never")
     opts = parser.parse_args()
     rng = np.random.default_rng(opts.seed)
     solver = Solver()
@@ -106,7 +136,8 @@ def main() -> None:
             # The table `allfours solve` sizes for such a position (solve.table_bits: bigger for the big ones).
             bits = opts.table_bits or table_bits(players * cards)
             sized = solver if bits == DEFAULT_TT_BITS else Solver(bits)
-            figures, deals[name] = measure(sized, random_positions(players, cards, count, rng), opts.verbose)
+            figures, deals[name] = measure(sized, random_positions(players, cards, count, rng), opts.verbose,
+                                           opts.node_cap)
             results[name] = figures | {"target": TARGETS.get(name, ""), "table_bits": bits}
     if opts.save:
         with open(opts.save, "w", encoding="utf-8") as f:
@@ -115,7 +146,9 @@ def main() -> None:
         with open(opts.compare, encoding="utf-8") as f:
             compare(results, deals, json.load(f))
     if opts.json:
-        print(json.dumps(results, indent=1))
+        # Strict JSON: a median or percentile among unfinished deals (inf) is null.
+        print(json.dumps({name: {k: None if isinstance(v, float) and np.isinf(v) else v for k, v in r.items()}
+                          for name, r in results.items()}, indent=1))
         return
     print("open-hand solver, one thread, trinidad rules, whole deals from the first lead (compilation excluded)")
     print(f"{'positions':<22} {'n':>5} {'median':>10} {'p99':>10} {'max':>10} {'total':>9} {'nodes (median)':>15} "
@@ -123,6 +156,9 @@ def main() -> None:
     for name, r in results.items():
         print(f"{name:<22} {r['n']:>5} {r['median_ms']:>7.3f} ms {r['p99_ms']:>7.2f} ms {r['max_ms']:>7.1f} ms "
               f"{r['total_s']:>7.2f} s {r['median_nodes']:>15,.0f} {r['total_nodes']:>14,}  {r['target']}")
+        if r["unfinished"]:
+            print(f"{'':<22} {r['unfinished']} of {r['n']} unfinished at the node cap ({opts.node_cap:,} nodes): they count "
+                  "as slower than every finished deal (inf), and the max and totals are lower bounds")
 
 
 if __name__ == "__main__":

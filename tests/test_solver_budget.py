@@ -63,3 +63,22 @@ def test_nodes_are_counted_per_call() -> None:
     a.value(pos)
     b.value(pos)
     assert a.nodes > 0 and a.nodes == b.nodes
+
+
+def test_a_node_cap_stops_the_exact_search_without_changing_it() -> None:
+    """``node_cap`` (benchmarks that must end) stops an exact solve like a limit, but below the cap it
+    searches exactly as without one: the same nodes and values, the endings and move order of exact solves
+    (a node limit would switch to the limited search's own order)."""
+    for pos in deals(4, 7, 6, 11):
+        plain = Solver(tt_bits=16)
+        want = plain.value(pos)
+        full = plain.nodes
+        capped = Solver(tt_bits=16)
+        capped.work.node_cap = full  # reached only after the last node: the solve finishes
+        assert capped.value(pos) == want and capped.nodes == full and not capped.work.aborted
+        if full > 2:
+            capped.work.node_cap = full // 2
+            capped.value(pos)
+            assert capped.work.aborted and capped.nodes <= full // 2
+            capped.work.node_cap = 0
+            assert capped.value(pos) == want and not capped.work.aborted

@@ -84,7 +84,9 @@ and:
 A **node limit** lets a caller try an exact solve and give up: with ``ctx[C_NODE_LIMIT] > 0`` a
 solve stops once it has visited that many nodes (``ctx[C_NODES]``, counted from 0 by each call) and
 sets ``ctx[C_ABORTED]``. It drops its stack without storing anything for the unfinished nodes, so the
-table keeps only proved bounds and later solves stay exact.
+table keeps only proved bounds and later solves stay exact. A limited solve searches as it always did
+(the move order and node counts its callers' answers were pinned with); ``ctx[C_NODE_CAP]`` stops an
+exact solve the same way without changing its search (benchmarks that must end).
 
 Every kernel runs without numba's runtime (``_nrt=False``): per-depth states, move
 lists and the table are preallocated by the caller (``SolverWork``).
@@ -133,7 +135,8 @@ C_TT_MASK = 12    # table size - 1 (a power of two)
 C_MODE = 13       # the search's objective: 0 net points, 1 card points with the jack worth C_W more
 C_W = 14
 C_NODE_LIMIT = 15  # set by the caller: a solve gives up once it has visited this many nodes (0: no limit)
-C_ABORTED = 16     # set by each solve: 1 when it gave up at C_NODE_LIMIT (its values are then not to be used)
+C_ABORTED = 16     # set by each solve: 1 when it gave up at C_NODE_LIMIT or C_NODE_CAP (its values are then void)
+C_NODE_CAP = 17    # set by the caller: an exact solve (no C_NODE_LIMIT) gives up after this many nodes (0: never)
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 C_KILLER = C_HIST + 52  # + ply: the lead that last caused a cut-off at that ply, -1
 C_KILLER2 = C_KILLER + MAX_PLIES + 1  # + ply: the one before it (another card), -1
@@ -177,6 +180,16 @@ class SolverWork:
     @node_limit.setter
     def node_limit(self, limit: int) -> None:
         self.ctx[C_NODE_LIMIT] = limit
+
+    @property
+    def node_cap(self) -> int:
+        """Nodes an exact solve (no node limit) may visit before it gives up, searching as without
+        it (0: no cap); for benchmarks that must end."""
+        return int(self.ctx[C_NODE_CAP])
+
+    @node_cap.setter
+    def node_cap(self, cap: int) -> None:
+        self.ctx[C_NODE_CAP] = cap
 
     @property
     def aborted(self) -> bool:
@@ -1189,6 +1202,8 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
     ps = ctx[C_PERSP_SIDE]
     jack_bit = bit(ctx[C_JACK]) if ctx[C_JACK] >= 0 else np.uint64(0)
     limit = ctx[C_NODE_LIMIT]
+    if limit == 0:
+        limit = ctx[C_NODE_CAP]  # stops the exact search where it stands; its moves stay the exact search's
     while True:
         if limit > 0 and ctx[C_NODES] >= limit:
             # Out of budget: drop the whole stack. Nothing below the root is stored (only `_leave`

@@ -90,12 +90,13 @@ def compare(results: dict, deals: dict, ref: dict) -> None:
         if len(before["values"]) != len(now["values"]):
             raise SystemExit(f"{name}: {len(before['values'])} deals in the reference, {len(now['values'])} here")
         # A deal given up (None) in either run is not compared.
-        bad = [i for i, (a, b) in enumerate(zip(before["values"], now["values"])) if None not in (a, b) and a != b]
+        pairs = list(zip(before["values"], now["values"]))
+        bad = [i for i, (a, b) in enumerate(pairs) if None not in (a, b) and a != b]
         if bad:
             raise SystemExit(f"{name}: values differ from the reference on deals {bad}")
         old = summary(before["seconds"], before["nodes"], before["values"])
         new = results[name]
-        both = sum(None not in (a, b) for a, b in zip(before["values"], now["values"]))
+        both = sum(None not in (a, b) for a, b in pairs)
         print(f"{name}: same values on the {both} deals finished in both runs; nodes {old['total_nodes']:,} -> "
               f"{new['total_nodes']:,} "
               f"({new['total_nodes'] / max(1, old['total_nodes']):.3f}x, median {old['median_nodes']:,.0f} -> "
@@ -157,8 +158,8 @@ def main() -> None:
         print(f"{name:<22} {r['n']:>5} {r['median_ms']:>7.3f} ms {r['p99_ms']:>7.2f} ms {r['max_ms']:>7.1f} ms "
               f"{r['total_s']:>7.2f} s {r['median_nodes']:>15,.0f} {r['total_nodes']:>14,}  {r['target']}")
         if r["unfinished"]:
-            print(f"{'':<22} {r['unfinished']} of {r['n']} unfinished at the node cap ({opts.node_cap:,} nodes): they count "
-                  "as slower than every finished deal (inf), and the max and totals are lower bounds")
+            print(f"{'':<22} {r['unfinished']} of {r['n']} unfinished at the node cap ({opts.node_cap:,} nodes): they "
+                  "count as slower than every finished deal (inf), and the max and totals are lower bounds")
 
 
 if __name__ == "__main__":

@@ -193,7 +193,7 @@ class SolverWork:
 
     @property
     def aborted(self) -> bool:
-        """The last solve gave up at the node limit (its values are not to be used)."""
+        """The last solve gave up at the node limit or cap (its values are not to be used)."""
         return bool(self.ctx[C_ABORTED])
 
 
@@ -407,11 +407,11 @@ def beaters_of(best, led, trump):
     return tm | (suit_mask(led) & cards_above(best))
 
 
-# Exact solves (measured on 9-card deals: docs/solver.md, "The followers' order" and "The leads"): a follower first overtakes a
-# partner's card that the other side can beat, with a card they cannot, when the trick holds at least
-# OVERTAKE_POINTS card points (the jack of trump counting one more); a lead of a side suit that a seat of
-# the other side is void in while holding trumps goes RUFFED_LEAD lower; a card at the top of its suit gets
-# no bonus, so the trumps are led first.
+# Exact solves (measured on 9-card deals: docs/solver.md, "The followers' order" and "The leads"): a
+# follower first overtakes a partner's card that the other side can beat, with a card they cannot, when
+# the trick holds at least OVERTAKE_POINTS card points (the jack of trump counting one more); a lead of a
+# side suit that a seat of the other side is void in while holding trumps goes RUFFED_LEAD lower; a card
+# at the top of its suit gets no bonus, so the trumps are led first.
 OVERTAKE_POINTS = 6
 RUFFED_LEAD = 100
 
@@ -937,8 +937,9 @@ def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
     in the window (alpha, beta), by alpha-beta over the first trick's lines (the lead `first` first, if it is
     one, then the trumps; each follower's winners first unless its partner is winning, as in `_ending_hands`;
-    equal cards once) with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4` (measured faster
-    than the node-by-node search of this trick: docs/solver.md). In u the leader's side maximises (u = v or -v)."""
+    equal cards once) with the two-card ending after each (`_ending_hands`). Exact solves only, as `_ending4`
+    (measured faster than the node-by-node search of this trick: docs/solver.md). In u the leader's side
+    maximises (u = v or -v)."""
     leader = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]
     forbid = state[PS_FORBID] != 0

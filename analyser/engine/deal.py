@@ -247,6 +247,10 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                           work[8], discards)
 
 
+# play_line_in compiled into simulate_lines_in's unrecorded loop (its hot path): a call passes some ninety words
+play_line_inline = njit(nogil=True, _nrt=False, inline="always")(play_line_in.py_func)
+
+
 @njit(cache=True)
 def new_match_state(players):
     """Match state (layout MS_*): no dealer yet, a new match to start, scores zero."""
@@ -311,8 +315,8 @@ def simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, 
                 meta[i, LM_SCORE_AFTER + s] = scores[s]
             meta[i, LM_OVERFLOW] = info[I_OVERFLOW]
         else:
-            play_line_in(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng, ev,
-                         info, pts, work, state)
+            play_line_inline(rules, dealer, scores, deck, SHUFFLED, POLICY, POLICY, kinds, params, deck_rng, rng, ev,
+                             info, pts, work, state)
         for s in range(4):
             mstate[MS_SCORE + s] = scores[s]
         if info[I_WINNER] >= 0:

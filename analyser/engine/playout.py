@@ -25,11 +25,7 @@ from .state import emit, legal_mask, new_trick, step, step_play
 @njit(cache=True, _nrt=False)
 def playout(state, rules, kinds, params, rng, ev, info):
     """Play every remaining card with the seats' policies, writing play and trick events."""
-    n = state[PS_PLAYERS]
-    all_random = True
-    for s in range(n):
-        all_random = all_random and kinds[s] == K_RANDOM
-    if all_random:  # the benchmark's and many studies' case: a loop with no policy code in it
+    if all_seats_random(state, kinds):  # the benchmark's and many studies' case: a loop with no policy code in it
         if state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
             random_tricks(state, rng, ev, info, False)
         else:
@@ -40,6 +36,15 @@ def playout(state, rules, kinds, params, rng, ev, info):
         play_cards(state, rules, kinds, params, rng, ev, info, False, False)
     else:
         play_cards(state, rules, kinds, params, rng, ev, info, False, True)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def all_seats_random(state, kinds):
+    """True if every seat plays at random (``random_tricks`` can play the position)."""
+    all_random = True
+    for s in range(state[PS_PLAYERS]):
+        all_random = all_random and kinds[s] == K_RANDOM
+    return all_random
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -3,6 +3,10 @@
     .venv/bin/python scripts/profile_kernels.py random:beg=0
     .venv/bin/python scripts/profile_kernels.py heuristic --seconds 20 --annotate heuristic_card
     .venv/bin/python scripts/profile_kernels.py solve:9 --annotate _enter
+    .venv/bin/python scripts/profile_kernels.py translation
+
+`translation` profiles the C program's numba translation (`engine/c_port.py`, a deal a line), the yardstick
+of `bench --against-c`.
 
 `solve:CARDS` profiles the open-hand solver instead: `solve.Solver.value` on random 4-player trinidad
 positions at the first lead with CARDS cards each (`solve.dealt_positions`, seed 1, 50 of them in turn), the
@@ -79,6 +83,20 @@ def playouts(policy: str) -> tuple[object, Callable[[], int]]:
     return simulate_lines, step
 
 
+def translation() -> tuple[object, Callable[[], int]]:
+    """The C program's numba translation (engine/c_port.py), for comparison: 20,000 deals a step."""
+    from analyser.engine.c_port import Port, port_deals
+
+    port = Port(0)
+    port.play(10)  # compile here
+
+    def step() -> int:
+        port.play(20_000)
+        return 20_000
+
+    return port_deals, step
+
+
 def solves(cards: int) -> tuple[object, Callable[[], int]]:
     """solve_value, compiled here, and one step of the workload: one first-lead position solved (its nodes)."""
     import numpy as np
@@ -103,7 +121,12 @@ def solves(cards: int) -> tuple[object, Callable[[], int]]:
 def child(policy: str, seconds: float, out: Path) -> None:
     """Compile, write the perf map and the code, then run the workload for `seconds`; writes its rate."""
     sys.path.insert(0, str(ROOT))
-    kernel, step = solves(int(policy.split(":", 1)[1])) if policy.startswith("solve:") else playouts(policy)
+    if policy.startswith("solve:"):
+        kernel, step = solves(int(policy.split(":", 1)[1]))
+    elif policy == "translation":
+        kernel, step = translation()
+    else:
+        kernel, step = playouts(policy)
     found: set[tuple[int, str]] = set()
     seen: set[int] = set()
 
@@ -162,7 +185,7 @@ def disassemble(entry: dict) -> list[tuple[int, str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0; or solve:CARDS, "
+    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0; translation; or solve:CARDS, "
                         "the solver on first-lead positions of CARDS cards each")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play under perf (default 10)")
     parser.add_argument("--annotate", metavar="NAME", help="a kernel to disassemble with its samples")

@@ -82,3 +82,26 @@ def test_a_node_cap_stops_the_exact_search_without_changing_it() -> None:
             assert capped.work.aborted and capped.nodes <= full // 2
             capped.work.node_cap = 0
             assert capped.value(pos) == want and not capped.work.aborted
+
+
+def test_prepare_maps_the_rows_a_search_uses_without_changing_the_table() -> None:
+    """Solver.prepare (the table's memory mapped before the clock) writes every row a position's search may
+    use, once, and changes no entry: solves after it count the same nodes and give the same values."""
+    small, big = deals(4, 3, 1, 5)[0], deals(4, 6, 3, 6)
+    plain, prepared = Solver(tt_bits=16), Solver(tt_bits=16)
+    values = []
+    prepared.prepare(small)
+    assert prepared._rows_touched == 1 << (2 + 12 // 2)  # 12 cards out: 2**8 rows of the 2**16
+    for pos in big:
+        want = plain.value(pos), plain.nodes
+        values.append(want[0])
+        before = prepared.work.tt.copy()
+        prepared.prepare(pos)  # 24 cards out: 2**14 rows, entries of the earlier solves among them
+        assert prepared._rows_touched == 1 << 14
+        assert np.array_equal(prepared.work.tt, before)
+        assert (prepared.value(pos), prepared.nodes) == want
+    whole = deals(4, 12, 1, 7)[0]  # 48 cards out: 2**26 rows wanted, the whole table mapped
+    prepared.prepare(whole)
+    assert prepared._rows_touched == 1 << 16
+    solution = prepared.solve(big[0])  # solve() prepares too, before its clock
+    assert solution.value == values[0] and solution.nodes > 0

@@ -30,7 +30,9 @@ from .engine.layout import (
     PS_TRICK_NO, PS_TRUMP,
 )
 from .engine.search import cards_in_hands, new_play_buffer, start_history
-from .engine.solver import C_NODE_LIMIT, DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value
+from .engine.solver import (
+    C_NODE_LIMIT, DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value, table_rows,
+)
 from .engine.state import apply, init_state, is_over, legal, set_out_of_play
 from .errors import AllFoursError
 from .referee import LogError, MatchOver, ReachedPlay, UpToPlay
@@ -146,15 +148,14 @@ class Solver:
         return cls(table_bits(position.cards_in_hands()))
 
     def prepare(self, position: Position) -> None:
-        """Map the rows of the table a search of `position` uses (``solver._use_table``) before a clock starts.
+        """Map the rows of the table a search of `position` uses (``solver.table_rows``) before a clock starts.
 
         A fresh table's memory is mapped at its first write, page by page: 512 MiB took 5-7 s on a virtual
         machine whose host hands memory over lazily (0.06 s once mapped), all of it inside the first search's
         time. That is start-up, not search. Each row is or'ed with 0 once, so no entry, value or node count
         changes."""
         tt = self.work.tt
-        out = position.cards_in_hands() + int(np.uint64(position.state[PS_TRICK_MASK])).bit_count()
-        rows = min(tt.shape[0], 1 << min(62, 2 + out // 2))
+        rows = int(table_rows(position.state, tt.shape[0]))
         if rows > self._rows_touched:
             tt[self._rows_touched:rows] |= 0
             self._rows_touched = rows

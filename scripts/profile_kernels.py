@@ -185,8 +185,8 @@ def disassemble(entry: dict) -> list[tuple[int, str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0; translation; or solve:CARDS, "
-                        "the solver on first-lead positions of CARDS cards each")
+    parser.add_argument("policy", help="policy spec of all four seats, e.g. heuristic or random:beg=0; translation; "
+                        "or solve:CARDS, the solver on first-lead positions of CARDS cards each")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play under perf (default 10)")
     parser.add_argument("--annotate", metavar="NAME", help="a kernel to disassemble with its samples")
     parser.add_argument("--top", type=int, default=40, help="instructions shown with --annotate (default 40)")

@@ -1355,13 +1355,18 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
     return lo
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def table_rows(state, size):
+    """Rows of a table of `size` a search of `state` uses (a small one stays in the processor's cache):
+    2**(2 + cards out / 2), at most all of them."""
+    bits = 2 + popcount(_out_mask(state)) // 2
+    return size if bits >= 62 or (1 << bits) >= size else (1 << bits)
+
+
 @njit(cache=True, _nrt=False)
 def _use_table(tt, ctx, state):
-    """Use as much of the table as the position needs (a small one stays in the processor's cache):
-    2**(2 + cards out / 2) entries, at most all of it."""
-    bits = 2 + popcount(_out_mask(state)) // 2
-    size = tt.shape[0]
-    ctx[C_TT_MASK] = (size if bits >= 62 or (1 << bits) >= size else (1 << bits)) - 1
+    """Use as much of the table as the position needs (``table_rows``)."""
+    ctx[C_TT_MASK] = table_rows(state, tt.shape[0]) - 1
 
 
 @njit(cache=True, _nrt=False)

@@ -23,7 +23,7 @@ from pathlib import Path
 GROUPS: dict[str, tuple[str, float]] = {
     "solver": ("solver.solve_cards", 27),            # the open-hand solver (solve, and every search player)
     "players": ("policies.choose_card", 59),         # every policy's decisions, deals, tricks, scoring
-    "simulate": ("deal.simulate_lines", 3),          # whole deals with their statistics
+    "simulate": ("deal.simulate_lines_in", 3),       # whole deals with their statistics
     "whatif": ("decisions.evaluate_decision", 22),   # paired rollouts of one decision
     "strategy": ("decisions.paired_class_sums", 24),  # paired decisions by hand class
     "tournament": ("matches.play_pairs", 17),        # duplicated matches

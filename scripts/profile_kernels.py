@@ -62,10 +62,11 @@ def short_name(mangled: str) -> str:
 
 
 def playouts(policy: str) -> tuple[object, Callable[[], int]]:
-    """simulate_lines, compiled here, and one step of the workload: 20,000 lines of `policy` (lines played)."""
+    """simulate_lines_in (the kernel simulate_lines calls), compiled here, and one step of the workload: 20,000
+    lines of `policy` (lines played)."""
     import numpy as np
 
-    from analyser.engine.deal import N_STATS, new_match_state, simulate_lines
+    from analyser.engine.deal import N_STATS, new_match_state, simulate_lines, simulate_lines_in
     from analyser.policy import seat_policies
     from analyser.rules import make_rules
     from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
@@ -80,7 +81,7 @@ def playouts(policy: str) -> tuple[object, Callable[[], int]]:
     def step() -> int:
         return int(simulate_lines(rules, 20_000, mstate, kinds, params, deck_rng, rng, NO_EVENTS, NO_META, stats))
 
-    return simulate_lines, step
+    return simulate_lines_in, step
 
 
 def translation() -> tuple[object, Callable[[], int]]:

@@ -40,7 +40,7 @@ def test_workloads_run_and_count_their_units():
     # The child's two workloads without perf: playouts count lines, solves count the solver's nodes.
     module = load()
     kernel, step = module.playouts("random:beg=0")
-    assert kernel.__name__ == "simulate_lines" and step() == 20_000
+    assert kernel.__name__ == "simulate_lines_in" and step() == 20_000
     kernel, step = module.solves(6)
     assert kernel.__name__ == "solve_value"
     first, second = step(), step()

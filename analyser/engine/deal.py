@@ -262,9 +262,13 @@ def new_match_state(players):
     return state
 
 
-@njit(cache=True, nogil=True)
-def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats):
-    """simulate_lines_in with its scratch space allocated here (once per call)."""
+def simulate_lines(rules: np.ndarray, n_lines: int, mstate: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                   deck_rng: np.ndarray, rng: np.ndarray, ev: np.ndarray, meta: np.ndarray, stats: np.ndarray) -> int:
+    """simulate_lines_in with its scratch space allocated here (once per call); lines played.
+
+    A Python wrapper, not a kernel: simulate_lines_in is called as compiled on its own. A jitted wrapper carried
+    a copy of it, optimised again inside the wrapper's own module; loaded from numba's cache that copy played
+    a random line some 12% slower and a heuristic one 5% slower (docs/speed.md, "The kernel as compiled")."""
     if mstate.shape[0] != N_MSTATE or stats.shape[0] != N_STATS:
         raise ValueError("simulate_lines: mstate needs N_MSTATE slots, stats N_STATS")
     if ev.shape[0] > 0 and (meta.shape[0] < n_lines or meta.shape[1] != N_LINE_META):
@@ -274,9 +278,9 @@ def simulate_lines(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, met
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(needs_search(kinds))
-    return simulate_lines_in(rules, n_lines, mstate, kinds, params, deck_rng, rng, ev, meta, stats,
-                             deck, info, pts, scores, work, state)
+    state = new_play_buffer(bool(needs_search(kinds)))
+    return int(simulate_lines_in(rules, np.int64(n_lines), mstate, kinds, params, deck_rng, rng, ev, meta, stats,
+                                 deck, info, pts, scores, work, state))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

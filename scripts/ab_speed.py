@@ -8,7 +8,10 @@ The commit's ``analyser`` package is exported (``git archive``) into a cache fol
 another name (every import inside the package is relative), so both engines load side by side. Each
 round runs ``simulate_lines`` once with each engine (trinidad, 4 players, one thread, the same seed),
 in alternating order; a busy spell of the machine then slows both alike, where separate processes
-minutes apart can differ by 15%. Prints lines per second of each (median over rounds) and the median
+minutes apart can differ by 15%. Both engines are first compiled (or found in numba's cache) by a child
+process, so that the rounds time the code as loaded from the cache, as every command runs it: a kernel compiled
+in the process that runs it was measured up to 15% faster or slower than the same kernel loaded from the cache
+(docs/speed.md, "The kernel as compiled"). Prints lines per second of each (median over rounds) and the median
 of the per-round ratios working tree (or ``--new``) / commit, with the range of the middle half of the ratios.
 """
 
@@ -85,11 +88,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--lines", type=int, default=20_000, help="lines per call")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "allfours" / "ab-speed")
+    parser.add_argument("--compile-only", action="store_true", help=argparse.SUPPRESS)  # the child's job
     opts = parser.parse_args()
     sys.path.insert(0, str(opts.cache))
     sys.path.insert(0, str(ROOT))
-    old = Engine(export_commit(opts.commit, opts.cache), opts.policy)
-    new = Engine(export_commit(opts.new, opts.cache) if opts.new else "analyser", opts.policy)
+    old_package = export_commit(opts.commit, opts.cache)
+    new_package = export_commit(opts.new, opts.cache) if opts.new else "analyser"
+    if not opts.compile_only:
+        subprocess.run([sys.executable, *sys.argv, "--compile-only"], check=True)
+    old = Engine(old_package, opts.policy)
+    new = Engine(new_package, opts.policy)
+    if opts.compile_only:
+        return
     new_name = opts.new or "working tree"
     old_rates, new_rates, ratios = [], [], []
     for r in range(opts.rounds):

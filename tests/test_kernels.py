@@ -94,3 +94,28 @@ def test_rank_picks_match_a_loop_over_the_ranks():
         assert highest_rank(m) == by_loop(cards, range(12, -1, -1))
     for players in (2, 3, 4):
         assert [next_seat(s, players) for s in range(players)] == [(s + 1) % players for s in range(players)]
+
+
+def test_simulate_lines_checks_its_arrays_and_counts_the_lines_it_played():
+    # simulate_lines is the Python wrapper of the kernel simulate_lines_in (docs/speed.md, "The kernel as
+    # compiled"): it checks the arrays the kernel cannot, and returns the lines played as an int.
+    import pytest
+
+    from analyser.engine.deal import N_STATS, S_LINES, new_match_state, simulate_lines
+    from analyser.engine.layout import N_EV_COLS, N_LINE_META
+    from analyser.policy import seat_policies
+    from analyser.rules import make_rules
+    from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
+
+    rules = make_rules("trinidad").as_array()
+    kinds, params = seat_policies(["random"], 4)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    done = simulate_lines(rules, 50, new_match_state(4), kinds, params, *chunk_rngs(1, 0), NO_EVENTS, NO_META, stats)
+    assert isinstance(done, int) and done == 50 == stats[S_LINES]
+    with pytest.raises(ValueError, match="stats N_STATS"):
+        simulate_lines(rules, 5, new_match_state(4), kinds, params, *chunk_rngs(1, 0), NO_EVENTS, NO_META,
+                       np.zeros(3, dtype=np.int64))
+    events = np.zeros((100_000, N_EV_COLS), dtype=np.int64)
+    with pytest.raises(ValueError, match="a row of N_LINE_META per line"):
+        simulate_lines(rules, 5, new_match_state(4), kinds, params, *chunk_rngs(1, 0), events,
+                       np.zeros((2, N_LINE_META), dtype=np.int64), stats)

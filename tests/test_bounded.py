@@ -13,7 +13,9 @@ from analyser.engine.search import (
     SB_BEST, SB_CTX, SB_END, SB_EXACT, SB_FRAMES, SB_MOVES, SB_SCRATCH, SB_STATES, SB_SUMS, SB_TT, SB_VALUES, SB_WORLD,
     bounded_world_values, record_play, sample_world,
 )
-from analyser.engine.solver import C_ABORTED, MOVE_SLOTS, N_FRAME, NO_VALUE, TT_WORDS, solve_cards
+from analyser.engine.solver import (
+    C_ABORTED, C_NODE_CAP, C_NODE_LIMIT, C_NODES, MOVE_SLOTS, N_FRAME, NO_VALUE, TT_WORDS, solve_cards,
+)
 from analyser.engine.state import apply, is_over, legal
 from analyser.policy import parse_policy
 from analyser.rules import make_rules
@@ -92,6 +94,34 @@ def test_world_cards_is_exact_within_the_budget_and_bounded_beyond_it():
     assert list(got) == list(want)
     assert world_cards(world, rules.as_array(), params, rng, 27, 0, states, moves, frames, tt, ctx, got, line) == 1
     assert list(got) == list(want)
+
+
+def test_a_negative_budget_is_the_exact_search_stopped_there_and_finishes_where_the_limited_one_cannot():
+    # limit < 0 (hint, analyse): the exact search (its move order, its endings) stopped at -limit nodes; limit > 0
+    # (pimc): the limited search its answers were pinned with. Issue 32: the search that answers big positions
+    # solves exactly wherever the exact search finishes within the budget.
+    rules, state = deal(4, 9, 3, plies=9)  # 27 cards in the hands
+    _, params = parse_policy("pimc")
+    states, moves, frames, tt, ctx, _ = _solver_views(state)
+    want = exact_values(state, rules)
+    world = state[:N_STATE].copy()
+    got = np.zeros(52, dtype=np.int64)
+    rng = chunk_rngs(1, 0)[1]
+    line = state[SB_SCRATCH:SB_BEST]
+    assert world_cards(world, rules.as_array(), params, rng, 27, 0, states, moves, frames, tt, ctx, got, line) == 1
+    nodes = int(ctx[C_NODES])  # the exact search's own count (8,973 nodes; the limited search needs 72,734)
+    assert world_cards(world, rules.as_array(), params, rng, 24, -nodes, states, moves, frames, tt, ctx, got,
+                       line) == 1
+    assert list(got) == list(want) and int(ctx[C_NODES]) == nodes
+    assert ctx[C_NODE_CAP] == 0 and ctx[C_NODE_LIMIT] == 0  # nothing left set for the next solve
+    assert world_cards(world, rules.as_array(), params, rng, 24, nodes, states, moves, frames, tt, ctx, got,
+                       line) == 0  # the limited search gives up within the same budget
+    assert world_cards(world, rules.as_array(), params, rng, 24, -(nodes // 2), states, moves, frames, tt, ctx,
+                       got, line) == 0
+    assert all((got[c] != NO_VALUE) == (c in legal_list(state)) for c in range(52))  # bounded values instead
+    exact = bounded_world_values(state, rules.as_array(), 1, chunk_rngs(5, 0)[1], np.zeros((1, 52), dtype=np.int64),
+                                 params, 24, -(10**12))
+    assert exact == 1
 
 
 def test_pimc_plays_legal_cards_in_twelve_card_deals_and_reports_its_method():

@@ -6,8 +6,11 @@ takes well under a millisecond, one of 9 each (36) some 60 ms and up to seconds,
 of 12 each (a trinidad deal after two runs) far more. So a world is valued
 
 * **exactly** (``solve_cards``) when at most ``horizon`` cards are left in the hands,
-  or when the solve finishes within ``limit`` nodes (the solver's node limit,
-  ``ctx[C_NODE_LIMIT]``; a solve that reaches it gives up and sets ``ctx[C_ABORTED]``);
+  or when the solve finishes within ``|limit|`` nodes (a solve that reaches them gives up and sets
+  ``ctx[C_ABORTED]``). ``limit > 0`` is the solver's node limit (``ctx[C_NODE_LIMIT]``): the limited
+  search pimc's answers were pinned with (its old move order, no endings searched in one call);
+  ``limit < 0`` is the exact search stopped at ``-limit`` nodes (``ctx[C_NODE_CAP]``): its move order
+  and endings finish more worlds in the same budget (hint and analyse ask for it);
 * otherwise **bounded**: each legal card is played, then every seat plays the
   heuristic's card (``heuristic_card``, with the searcher's parameter row) until
   ``horizon`` cards are left, and that position is solved exactly (``solve_value``).
@@ -37,7 +40,7 @@ from numba import njit
 from .bits import RANK_JACK, U1, bit, lowest_card, popcount, side_of
 from .heuristic import heuristic_card
 from .layout import PS_HAND, PS_IN_PLAY, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TRICK_NO, PS_TRUMP
-from .solver import C_ABORTED, C_NODE_LIMIT, NO_VALUE, _out_mask, representative, solve_cards, solve_value
+from .solver import C_ABORTED, C_NODE_CAP, C_NODE_LIMIT, NO_VALUE, _out_mask, representative, solve_cards, solve_value
 from .state import apply, copy_state, legal
 
 BOUNDED_HORIZON = 24   # default: worlds with at most this many cards in the hands are solved exactly
@@ -75,6 +78,7 @@ def bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt,
     if not (np.uint64(world[PS_IN_PLAY]) & bit(jack)):
         jack = -1
     ctx[C_NODE_LIMIT] = 0
+    ctx[C_NODE_CAP] = 0
     m = options
     while m:
         c = lowest_card(m)
@@ -102,12 +106,15 @@ def bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt,
 @njit(cache=True, _nrt=False)
 def world_cards(world, rules, params, rng, horizon, limit, states, moves, frames, tt, ctx, values, line):
     """values[card] for the legal cards of one world: exact (returns 1) when at most `horizon` cards are
-    in the hands, or when the solver finishes within `limit` nodes (limit > 0); else bounded (returns 0)."""
+    in the hands, or when the solver finishes within |limit| nodes (limit != 0: > 0 the limited search, < 0 the
+    exact search stopped there; the module's docstring); else bounded (returns 0)."""
     left = cards_in_hands(world)
-    if left <= horizon or limit > 0:
-        ctx[C_NODE_LIMIT] = 0 if left <= horizon else limit
+    if left <= horizon or limit != 0:
+        ctx[C_NODE_LIMIT] = limit if left > horizon and limit > 0 else 0
+        ctx[C_NODE_CAP] = -limit if left > horizon and limit < 0 else 0
         solve_cards(world, rules, states, moves, frames, tt, ctx, values)
         ctx[C_NODE_LIMIT] = 0
+        ctx[C_NODE_CAP] = 0
         if ctx[C_ABORTED] == 0:
             return 1
     bounded_cards(world, rules, params, rng, horizon, states, moves, frames, tt, ctx, values, line)

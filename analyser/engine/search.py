@@ -432,9 +432,10 @@ def world_values(state, rules, worlds, rng, out):
 @njit(cache=True, _nrt=False)
 def bounded_world_values(state, rules, worlds, rng, out, params, horizon, limit):
     """``world_values`` by the bounded search (engine/bounded.py): a world with more than `horizon` cards
-    in the hands is solved exactly only if the solver finishes within `limit` nodes (none tried once one
-    did not), else valued by the heuristic's continuation to the horizon; `params` is the row the
-    continuations play by. Returns the worlds solved exactly (also in the buffer's SB_EXACT word)."""
+    in the hands is solved exactly only if the solver finishes within |limit| nodes (none tried once one
+    did not; limit > 0 the limited search pimc uses, < 0 the exact search stopped there: ``world_cards``), else
+    valued by the heuristic's continuation to the horizon; `params` is the row the continuations play by.
+    Returns the worlds solved exactly (also in the buffer's SB_EXACT word)."""
     return solve_worlds(state, rules, worlds, rng, out, params, NO_INFERENCE, horizon, limit)
 
 
@@ -464,7 +465,7 @@ def solve_worlds(state, rules, worlds, rng, out, params, infer, horizon, limit):
             copy_state(world, state)
         if world_cards(world, rules, params, rng, horizon, limit, states, moves, frames, tt, ctx, values, line):
             exact += 1
-        elif limit > 0 and cards_in_hands(world) > horizon:
+        elif limit != 0 and cards_in_hands(world) > horizon:
             limit = 0  # the budget was not enough for this world: the others are alike, spend no more on them
         for c in range(52):
             if values[c] != NO_VALUE:

@@ -553,7 +553,7 @@ def open_value(position, budget: Budget, nodes: int, buffers: Buffers) -> tuple[
     if budget.exact_for(position):
         return float(card_values(position, 0, np.zeros(4, dtype=np.uint64), None, buffers).values.max()), EXACT
     work = SolverWork()
-    work.node_limit = nodes
+    work.node_cap = nodes  # the exact search stopped at the budget, as the card values' (engine/bounded.py)
     value = solve_value(position.state[:N_STATE].copy(), position.rules.as_array(), work.states, work.moves,
                         work.frames, work.tt, work.ctx)
     if not work.aborted:

@@ -216,7 +216,9 @@ def card_values(position: Position, worlds: int, rng: np.ndarray, equity: Equity
         if whole:
             _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
             continue
-        solved = bounded_world_values(b.world, r, 0, rng, b.row, CONTINUATION, budget.horizon, nodes)
+        # -nodes: the exact search stopped at the budget (its move order and endings finish more worlds in it
+        # than pimc's limited search, which keeps the order its answers were pinned with: engine/bounded.py)
+        solved = bounded_world_values(b.world, r, 0, rng, b.row, CONTINUATION, budget.horizon, -nodes)
         exact += solved
         if not solved:
             nodes = 0  # as pimc does: a world the budget did not cover, so none of its like is tried again

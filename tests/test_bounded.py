@@ -76,8 +76,10 @@ def test_bounded_values_are_the_solvers_when_the_horizon_reaches_the_end(players
         assert list(got) == list(want)
 
 
-def test_world_cards_is_exact_within_the_budget_and_bounded_beyond_it():
-    rules, state = deal(4, 9, 3, plies=9)  # 27 cards in the hands
+def world_of_27_cards():
+    """A 27-card world (9 dealt each, 9 plies played), its exact card values, and `world_cards(horizon, limit)`
+    on it, writing the values into `got` (in the buffer's own work area, pimc's parameter row)."""
+    rules, state = deal(4, 9, 3, plies=9)
     _, params = parse_policy("pimc")
     states, moves, frames, tt, ctx, _ = _solver_views(state)
     want = exact_values(state, rules)
@@ -85,14 +87,23 @@ def test_world_cards_is_exact_within_the_budget_and_bounded_beyond_it():
     got = np.zeros(52, dtype=np.int64)
     rng = chunk_rngs(1, 0)[1]
     line = state[SB_SCRATCH:SB_BEST]
-    assert world_cards(world, rules.as_array(), params, rng, 24, 0, states, moves, frames, tt, ctx, got, line) == 0
-    assert world_cards(world, rules.as_array(), params, rng, 24, 10, states, moves, frames, tt, ctx, got, line) == 0
+
+    def values(horizon: int, limit: int) -> int:
+        return world_cards(world, rules.as_array(), params, rng, horizon, limit, states, moves, frames, tt, ctx, got,
+                           line)
+
+    return rules, state, params, ctx, want, got, values
+
+
+def test_world_cards_is_exact_within_the_budget_and_bounded_beyond_it():
+    _, state, _, _, want, got, values = world_of_27_cards()
+    assert values(24, 0) == 0
+    assert values(24, 10) == 0
     assert all((got[c] != NO_VALUE) == (c in legal_list(state)) for c in range(52))
     # a budget the solve fits in (none), or a horizon of every card: the solver's values
-    assert world_cards(world, rules.as_array(), params, rng, 24, 10**12, states, moves, frames, tt, ctx, got,
-                       line) == 1
+    assert values(24, 10**12) == 1
     assert list(got) == list(want)
-    assert world_cards(world, rules.as_array(), params, rng, 27, 0, states, moves, frames, tt, ctx, got, line) == 1
+    assert values(27, 0) == 1
     assert list(got) == list(want)
 
 
@@ -100,24 +111,14 @@ def test_a_negative_budget_is_the_exact_search_stopped_there_and_finishes_where_
     # limit < 0 (hint, analyse): the exact search (its move order, its endings) stopped at -limit nodes; limit > 0
     # (pimc): the limited search its answers were pinned with. Issue 32: the search that answers big positions
     # solves exactly wherever the exact search finishes within the budget.
-    rules, state = deal(4, 9, 3, plies=9)  # 27 cards in the hands
-    _, params = parse_policy("pimc")
-    states, moves, frames, tt, ctx, _ = _solver_views(state)
-    want = exact_values(state, rules)
-    world = state[:N_STATE].copy()
-    got = np.zeros(52, dtype=np.int64)
-    rng = chunk_rngs(1, 0)[1]
-    line = state[SB_SCRATCH:SB_BEST]
-    assert world_cards(world, rules.as_array(), params, rng, 27, 0, states, moves, frames, tt, ctx, got, line) == 1
+    rules, state, params, ctx, want, got, values = world_of_27_cards()
+    assert values(27, 0) == 1
     nodes = int(ctx[C_NODES])  # the exact search's own count (8,973 nodes; the limited search needs 72,734)
-    assert world_cards(world, rules.as_array(), params, rng, 24, -nodes, states, moves, frames, tt, ctx, got,
-                       line) == 1
+    assert values(24, -nodes) == 1
     assert list(got) == list(want) and int(ctx[C_NODES]) == nodes
     assert ctx[C_NODE_CAP] == 0 and ctx[C_NODE_LIMIT] == 0  # nothing left set for the next solve
-    assert world_cards(world, rules.as_array(), params, rng, 24, nodes, states, moves, frames, tt, ctx, got,
-                       line) == 0  # the limited search gives up within the same budget
-    assert world_cards(world, rules.as_array(), params, rng, 24, -(nodes // 2), states, moves, frames, tt, ctx,
-                       got, line) == 0
+    assert values(24, nodes) == 0  # the limited search gives up within the same budget
+    assert values(24, -(nodes // 2)) == 0
     assert all((got[c] != NO_VALUE) == (c in legal_list(state)) for c in range(52))  # bounded values instead
     exact = bounded_world_values(state, rules.as_array(), 1, chunk_rngs(5, 0)[1], np.zeros((1, 52), dtype=np.int64),
                                  params, 24, -(10**12))

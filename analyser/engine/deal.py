@@ -14,7 +14,7 @@ from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
 from .bits import RANK_JACK, bit, next_seat, popcount, rand_below, side_of
-from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, record_bid
+from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_for, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
     I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
@@ -278,7 +278,7 @@ def simulate_lines(rules: np.ndarray, n_lines: int, mstate: np.ndarray, kinds: n
     pts = np.zeros((4, N_WHY), dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(bool(needs_search(kinds)))
+    state = play_buffer_for(kinds)
     return int(simulate_lines_in(rules, np.int64(n_lines), mstate, kinds, params, deck_rng, rng, ev, meta, stats,
                                  deck, info, pts, scores, work, state))
 

@@ -350,18 +350,27 @@ def heuristic_card(params, state, legal, rules, rng):
     return heuristic_play(params, state, legal)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def heuristic_play(params, state, legal):
     """heuristic_card's work, with only the arrays it reads: numba passes each array as its struct's
     fields, so two arrays fewer are some fourteen words fewer pushed at every card (the player count is
-    the state's own, PS_PLAYERS)."""
+    the state's own, PS_PLAYERS). The tip switches narrow `legal` first; the rules are `heuristic_rules`."""
+    legal = np.uint64(legal)
+    if tips_active(params):  # the Spanish-language guide's play advice, switched on or off (engine/tips.py)
+        if (legal & (legal - U1)) == 0:
+            return lowest_card(legal)  # one legal card
+        legal = tip_allowed(params, state, legal)
+    return heuristic_rules(params, state, legal)
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_rules(params, state, legal):
+    """The heuristic's card by its rules alone, the tip switches not looked at: what ``heuristic_play`` plays
+    for a row whose switches are all at their default (``tips.tips_active`` false). The trick loop calls
+    it directly for such seats, the switches checked once a playout rather than at every card."""
     legal = np.uint64(legal)
     if (legal & (legal - U1)) == 0:
         return lowest_card(legal)  # one legal card
-    if tips_active(params):  # the Spanish-language guide's play advice, switched on or off (engine/tips.py)
-        legal = tip_allowed(params, state, legal)
-        if (legal & (legal - U1)) == 0:
-            return lowest_card(legal)
     n = state[PS_PLAYERS]
     seat = state[PS_TO_PLAY]
     trump = state[PS_TRUMP]

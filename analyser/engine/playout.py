@@ -13,13 +13,15 @@ from numba import njit
 
 from .bits import RANK_JACK, U1, bit, lowest_card, popcount, random_card, side_of, suit_mask
 from .layout import (
-    E_PLAY, E_TRICK, K_RANDOM, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND, PS_JACK_CAPTOR, PS_LED,
+    E_PLAY, E_TRICK, K_HEURISTIC, K_RANDOM, K_TUNED, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND, PS_JACK_CAPTOR, PS_LED,
     PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
     PS_VOID_TRUMP,
 )
+from .heuristic import heuristic_rules
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
 from .state import emit, legal_mask, new_trick, step, step_play
+from .tips import tips_active
 
 
 @njit(cache=True, _nrt=False)
@@ -146,6 +148,13 @@ def play_cards(state, rules, kinds, params, rng, ev, info, search, restricted):
     left = (state[PS_N_TRICKS] - state[PS_TRICK_NO]) * n - popcount(np.uint64(trick))
     if search:
         start_history(state)  # the order of play, which pimc reads the others' hands from
+    # Seats playing the heuristic's rules with no tip switch set (bit per seat): their card is
+    # heuristic_rules', called directly, the switches looked at here once rather than at every card.
+    plain_rules = 0
+    if not search:
+        for s in range(n):
+            if (kinds[s] == K_HEURISTIC or kinds[s] == K_TUNED) and not tips_active(params[s]):
+                plain_rules |= 1 << s
     tmask = suit_mask(trump)
     for _ in range(left):
         hand = np.uint64(state[PS_HAND + seat])
@@ -165,6 +174,8 @@ def play_cards(state, rules, kinds, params, rng, ev, info, search, restricted):
                 card = choose_card(kinds[seat], params[seat], state, mask, rules, rng)
             elif (mask & (mask - U1)) == 0:
                 card = lowest_card(mask)  # a forced card: what heuristic and tuned play, drawing nothing
+            elif (plain_rules >> seat) & 1:
+                card = heuristic_rules(params[seat], state, mask)
             else:
                 card = choose_card_plain(kinds[seat], params[seat], state, mask, rules, rng)
         else:

@@ -2,7 +2,8 @@
 compiled in and ``state.step_play``) play card for card as the general kernels (``state.legal``, the policy,
 ``state.apply``): the same cards from the same streams, the same final position (but for the voids and lacks a play
 shows, which the specialised loops do not keep), on random deals of every preset and player count, with the
-undertrump and void-play rules switched both ways."""
+undertrump and void-play rules switched both ways, and seats of every kind the loop calls apart (random, the heuristic
+with and without tip switches, and `tuned`, whose card play is the heuristic's)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyser.engine.layout import E_PLAY, K_RANDOM, N_INFO, N_STATE, PS_LACKS, PS_TO_PLAY, PS_VOIDS
+from analyser.engine.layout import E_PLAY, K_RANDOM, K_TUNED, N_INFO, N_STATE, PS_LACKS, PS_TO_PLAY, PS_VOIDS
 from analyser.engine.bits import lowest_card, random_card
 from analyser.engine.playout import playout
 from analyser.engine.policies import choose_card_plain
@@ -19,7 +20,8 @@ from analyser.policy import seat_policies
 from analyser.rules import PRESET_PLAYERS, PRESETS, make_rules
 
 POLICIES = (["random"], ["heuristic"], ["heuristic", "random"],
-            ["heuristic:tip_trump_ace=on,tip_keep_game_cards=off,tip_capture_jack=on"])
+            ["heuristic:tip_trump_ace=on,tip_keep_game_cards=off,tip_capture_jack=on"],
+            ["tuned", "heuristic:tip_trump_ace=on"])  # "tuned": the heuristic's row played as K_TUNED (its card play)
 VARIANTS = ([], ["undertrump=forbidden"], ["void_play=trump"], ["undertrump=forbidden", "void_play=trump"],
             ["void_play=any"])
 SHOWN = [PS_VOIDS + s for s in range(4)] + [PS_LACKS + s for s in range(4)]
@@ -52,7 +54,9 @@ def test_specialised_loops_play_as_the_general_kernels(preset):
             ruleset = make_rules(preset, players=players, settings=variant)
             rules = ruleset.as_array()
             for spec in POLICIES:
-                kinds, params = seat_policies(spec if len(spec) == 1 else (spec * 4)[:players], players)
+                seats = [("heuristic" if p == "tuned" else p) for p in spec]
+                kinds, params = seat_policies(seats if len(seats) == 1 else (seats * 4)[:players], players)
+                kinds[[s for s in range(players) if (spec * 4)[s] == "tuned"]] = K_TUNED  # tuned plays as the heuristic
                 for _ in range(15):
                     deck = gen.permutation(52)
                     hands = np.zeros(4, dtype=np.uint64)

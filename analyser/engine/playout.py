@@ -2,7 +2,9 @@
 
 It moves the play state (``state.py``) with ``step`` (``step_play`` when no seat searches: the voids
 and lacks a play shows, which only the search players read, are then not kept), the seats' policies choosing
-(``policies.choose_card``). ``state`` may be a play buffer (``search.new_play_buffer``):
+(``policies.choose_card``); when every seat plays at random, or every seat the heuristic's rules with no tip switch,
+under the plain trumping rules, a loop of its own plays a trick at a time (``random_tricks``, ``rules_tricks``).
+``state`` may be a play buffer (``search.new_play_buffer``):
 the play state followed by the search players' work area.
 """
 
@@ -35,7 +37,10 @@ def playout(state, rules, kinds, params, rng, ev, info):
     elif needs_search(kinds):  # a search player's call kept out of the other players' loop
         play_cards(state, rules, kinds, params, rng, ev, info, True, True)
     elif state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
-        play_cards(state, rules, kinds, params, rng, ev, info, False, False)
+        if rules_seats(state, kinds, params) == (1 << state[PS_PLAYERS]) - 1:
+            rules_tricks(state, params, ev, info)  # every seat the heuristic's rules: a trick at a time
+        else:
+            play_cards(state, rules, kinds, params, rng, ev, info, False, False)
     else:
         play_cards(state, rules, kinds, params, rng, ev, info, False, True)
 
@@ -125,6 +130,95 @@ def random_tricks(state, rng, ev, info, restricted):
         new_trick(state, seat)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def rules_seats(state, kinds, params):
+    """The seats (a bit each) that play the heuristic's rules with no tip switch set (heuristic and tuned seats):
+    their card is ``heuristic_rules``', the switches looked at once a playout rather than at every card."""
+    seats = 0
+    for s in range(state[PS_PLAYERS]):
+        if (kinds[s] == K_HEURISTIC or kinds[s] == K_TUNED) and not tips_active(params[s]):
+            seats |= 1 << s
+    return seats
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rules_tricks(state, params, ev, info):
+    # Every seat plays the heuristic's rules (``rules_seats``) under the plain trumping rules: random_tricks'
+    # loop, a trick at a time, with heuristic_rules' card. The trick's fields stay in registers and are
+    # stored only before a card the rules choose (what heuristic_rules reads); a forced card needs no call.
+    # The same cards and events as play_cards.
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    tmask = suit_mask(trump)
+    jack = bit(trump * 13 + RANK_JACK)
+    seat = state[PS_TO_PLAY]
+    led = state[PS_LED]
+    best_card = state[PS_BEST_CARD]
+    best_seat = state[PS_BEST_SEAT]
+    trick = np.uint64(state[PS_TRICK_MASK])
+    played = popcount(trick)
+    best_suit = best_card // 13 if played > 0 else -1
+    tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
+    for _ in range(tricks):
+        if played == 0:
+            hand = np.uint64(state[PS_HAND + seat])
+            if (hand & (hand - U1)) == 0:
+                card = lowest_card(hand)
+            else:
+                state[PS_TO_PLAY] = seat
+                state[PS_LED] = -1
+                state[PS_TRICK_MASK] = 0
+                card = heuristic_rules(params[seat], state, hand)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            trick = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~trick)
+            led = card // 13
+            best_card = card
+            best_suit = led
+            best_seat = seat
+            played = 1
+            seat = seat + 1 if seat + 1 < n else 0
+        led_mask = suit_mask(led)
+        for _ in range(played, n):
+            hand = np.uint64(state[PS_HAND + seat])
+            trumps = hand & tmask
+            follow = hand & led_mask
+            if led == trump:
+                mask = trumps if trumps else hand
+            else:
+                mask = (follow | trumps) if follow else hand
+            if (mask & (mask - U1)) == 0:
+                card = lowest_card(mask)
+            else:
+                state[PS_TO_PLAY] = seat
+                state[PS_LED] = led
+                state[PS_BEST_CARD] = best_card
+                state[PS_BEST_SEAT] = best_seat
+                state[PS_TRICK_MASK] = np.int64(trick)
+                card = heuristic_rules(params[seat], state, mask)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            b = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~b)
+            trick |= b
+            suit = card // 13
+            wins = ((suit == best_suit) & (card > best_card)) | ((suit == trump) & (best_suit != trump))
+            best_card = card if wins else best_card
+            best_suit = suit if wins else best_suit
+            best_seat = seat if wins else best_seat
+            seat = seat + 1 if seat + 1 < n else 0
+        wside = side_of(best_seat, n)
+        state[PS_CAPTURED + wside] |= np.int64(trick)
+        if trick & jack:
+            state[PS_JACK_CAPTOR] = wside
+        state[PS_PLAYED] |= np.int64(trick)
+        state[PS_TRICK_NO] += 1
+        emit(ev, info, E_TRICK, best_seat, 0, 0)
+        seat = best_seat
+        played = 0
+    if tricks > 0:
+        new_trick(state, seat)
+
+
 @njit(cache=True, inline="always")
 def play_cards(state, rules, kinds, params, rng, ev, info, search, restricted):
     # The hot loop of players that look at the state: what does not change during play, and
@@ -150,11 +244,7 @@ def play_cards(state, rules, kinds, params, rng, ev, info, search, restricted):
         start_history(state)  # the order of play, which pimc reads the others' hands from
     # Seats playing the heuristic's rules with no tip switch set (bit per seat): their card is
     # heuristic_rules', called directly, the switches looked at here once rather than at every card.
-    plain_rules = 0
-    if not search:
-        for s in range(n):
-            if (kinds[s] == K_HEURISTIC or kinds[s] == K_TUNED) and not tips_active(params[s]):
-                plain_rules |= 1 << s
+    plain_rules = 0 if search else rules_seats(state, kinds, params)
     tmask = suit_mask(trump)
     for _ in range(left):
         hand = np.uint64(state[PS_HAND + seat])

@@ -363,28 +363,32 @@ def heuristic_play(params, state, legal):
     return heuristic_rules(params, state, legal)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def heuristic_rules(params, state, legal):
     """The heuristic's card by its rules alone, the tip switches not looked at: what ``heuristic_play`` plays
     for a row whose switches are all at their default (``tips.tips_active`` false). The trick loop calls
     it directly for such seats, the switches checked once a playout rather than at every card."""
-    legal = np.uint64(legal)
-    if (legal & (legal - U1)) == 0:
-        return lowest_card(legal)  # one legal card
-    n = state[PS_PLAYERS]
     seat = state[PS_TO_PLAY]
-    trump = state[PS_TRUMP]
     hand = np.uint64(state[PS_HAND + seat])
     trick = np.uint64(state[PS_TRICK_MASK])
-    unseen = ALL_CARDS & ~hand & ~np.uint64(state[PS_PLAYED]) & ~trick
-    led = state[PS_LED]
+    return rules_card(params, np.uint64(legal), state[PS_PLAYERS], seat, state[PS_TRUMP], hand, trick,
+                      ALL_CARDS & ~hand & ~np.uint64(state[PS_PLAYED]) & ~trick, state[PS_LED], state[PS_BEST_CARD],
+                      state[PS_BEST_SEAT])
+
+
+@njit(cache=True, _nrt=False)
+def rules_card(params, legal, n, seat, trump, hand, trick, unseen, led, best, best_seat):
+    """``heuristic_rules`` on the play state's fields as numbers (the trick loop of ``playout.rules_tricks`` holds
+    them in registers): `hand` the seat's, `trick` the cards of the trick so far, `unseen` the cards the seat has
+    not seen, `led` the led suit (-1 to lead), `best` and `best_seat` the card winning the trick and its seat."""
+    if (legal & (legal - U1)) == 0:
+        return lowest_card(legal)  # one legal card
     if led < 0:
         return heuristic_lead(hand, legal, trump, unseen, params[H_CASH_JACK] > 0.0, params[H_PULL] > 0.0,
                               params[H_DRAW_TRUMPS])
     tmask = suit_mask(trump)
     jack = bit(trump * 13 + RANK_JACK)
     guarding = (hand & jack) != 0
-    best = state[PS_BEST_CARD]
     last = popcount(trick) == n - 1
     if best // 13 == trump:
         winners = legal & tmask & above(best)
@@ -392,7 +396,6 @@ def heuristic_rules(params, state, legal):
         winners = (legal & tmask) | (legal & suit_mask(led) & above(best))
     sure = sure_winners(winners, led, trump, unseen, last)
     value = game_points(trick) + (params[H_JACK_VALUE] if trick & jack else 0.0)
-    best_seat = state[PS_BEST_SEAT]
     if n == 4 and best_seat % 2 == seat % 2:  # partner winning
         if holds(best, led, trump, unseen, last):
             if params[H_SMEAR] > 0.0:

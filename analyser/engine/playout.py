@@ -19,7 +19,7 @@ from .layout import (
     PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
     PS_VOID_TRUMP,
 )
-from .heuristic import heuristic_rules
+from .heuristic import ALL_CARDS, heuristic_rules, rules_card
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
 from .state import emit, legal_mask, new_trick, step, step_play
@@ -144,8 +144,8 @@ def rules_seats(state, kinds, params):
 @njit(cache=True, _nrt=False, inline="always")
 def rules_tricks(state, params, ev, info):
     # Every seat plays the heuristic's rules (``rules_seats``) under the plain trumping rules: random_tricks'
-    # loop, a trick at a time, with heuristic_rules' card. The trick's fields stay in registers and are
-    # stored only before a card the rules choose (what heuristic_rules reads); a forced card needs no call.
+    # loop, a trick at a time, with heuristic_rules' card (``rules_card``, given the trick's fields, which
+    # stay in registers, and the cards played so far); a forced card needs no call.
     # The same cards and events as play_cards.
     n = state[PS_PLAYERS]
     trump = state[PS_TRUMP]
@@ -158,6 +158,7 @@ def rules_tricks(state, params, ev, info):
     trick = np.uint64(state[PS_TRICK_MASK])
     played = popcount(trick)
     best_suit = best_card // 13 if played > 0 else -1
+    out = np.uint64(state[PS_PLAYED])
     tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
     for _ in range(tricks):
         if played == 0:
@@ -165,10 +166,7 @@ def rules_tricks(state, params, ev, info):
             if (hand & (hand - U1)) == 0:
                 card = lowest_card(hand)
             else:
-                state[PS_TO_PLAY] = seat
-                state[PS_LED] = -1
-                state[PS_TRICK_MASK] = 0
-                card = heuristic_rules(params[seat], state, hand)
+                card = rules_card(params[seat], hand, n, seat, trump, hand, np.uint64(0), ALL_CARDS & ~hand & ~out, -1, -1, -1)
             emit(ev, info, E_PLAY, seat, card, 0)
             trick = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~trick)
@@ -190,12 +188,8 @@ def rules_tricks(state, params, ev, info):
             if (mask & (mask - U1)) == 0:
                 card = lowest_card(mask)
             else:
-                state[PS_TO_PLAY] = seat
-                state[PS_LED] = led
-                state[PS_BEST_CARD] = best_card
-                state[PS_BEST_SEAT] = best_seat
-                state[PS_TRICK_MASK] = np.int64(trick)
-                card = heuristic_rules(params[seat], state, mask)
+                card = rules_card(params[seat], mask, n, seat, trump, hand, trick, ALL_CARDS & ~hand & ~out & ~trick,
+                                  led, best_card, best_seat)
             emit(ev, info, E_PLAY, seat, card, 0)
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)
@@ -210,7 +204,8 @@ def rules_tricks(state, params, ev, info):
         state[PS_CAPTURED + wside] |= np.int64(trick)
         if trick & jack:
             state[PS_JACK_CAPTOR] = wside
-        state[PS_PLAYED] |= np.int64(trick)
+        out |= trick
+        state[PS_PLAYED] = np.int64(out)
         state[PS_TRICK_NO] += 1
         emit(ev, info, E_TRICK, best_seat, 0, 0)
         seat = best_seat

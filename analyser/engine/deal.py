@@ -23,7 +23,7 @@ from .layout import (
     N_WHY, PS_FORBID, PS_N_TRICKS, PS_VOID_TRUMP, W_GIFT, W_JACK_BONUS, W_KICK,
 )
 from .policies import choose_discard, decide_beg, decide_bunch, decide_give
-from .playout import all_seats_random, playout, random_tricks
+from .playout import all_seats_random, playout, random_tricks, rules_seats, rules_tricks
 from .state import award, emit, init_state, score, set_out_of_play
 from .state import beats, legal_mask, trick_winner  # noqa: F401  (the rules of one card, imported from here too)
 
@@ -85,6 +85,9 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, pa
     info[I_PLAYED] = 1
     if all_seats_random(state, kinds) and state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
         random_tricks(state, rng, ev, info, False)  # playout's random loop compiled in: its call passes ~50 words
+    elif (state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0
+          and rules_seats(state, kinds, params) == (1 << rules[R_PLAYERS]) - 1):
+        rules_tricks(state, params, ev, info)  # the same for seats that all play the heuristic's rules
     else:
         playout(state, rules, kinds, params, rng, ev, info)
     info[I_TRICKS] = state[PS_N_TRICKS]

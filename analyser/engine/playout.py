@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import RANK_JACK, U1, bit, lowest_card, popcount, random_card, side_of, suit_mask
+from .bits import RANK_JACK, U1, bit, highest_card, lowest_card, popcount, random_card, side_of, suit_mask
 from .layout import (
     E_PLAY, E_TRICK, K_HEURISTIC, K_RANDOM, K_TUNED, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND,
     PS_JACK_CAPTOR, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
@@ -54,6 +54,11 @@ def all_seats_random(state, kinds):
     return all_random
 
 
+NO_CARDS = np.uint64(0xFFFFFFFF)  # random_tricks' cards of a trick by seat, a byte each: none yet
+BYTE_ONES = np.uint64(0x01010101)
+BYTE_HIGHS = np.uint64(0x80808080)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def random_tricks(state, rng, ev, info, restricted):
     # Every seat at random, a trick at a time as a C loop would: the lead needs no legal mask,
@@ -75,7 +80,9 @@ def random_tricks(state, rng, ev, info, restricted):
     top = state[PS_TOP_TRUMP]
     trick = np.uint64(state[PS_TRICK_MASK])
     played = popcount(trick)
-    best_suit = best_card // 13 if played > 0 else -1
+    # The cards this loop plays, a byte a seat (255: none), to find the winner's seat when the trick is over
+    # (before the loop began, the state's best card and seat stand for the cards already played).
+    seat_cards = NO_CARDS
     tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
     for _ in range(tricks):
         if played == 0:
@@ -85,9 +92,7 @@ def random_tricks(state, rng, ev, info, restricted):
             trick = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~trick)
             led = card // 13
-            best_card = card
-            best_suit = led
-            best_seat = seat
+            seat_cards = NO_CARDS ^ (np.uint64(card ^ 255) << np.uint64(8 * seat))
             top = card if led == trump else -1
             played = 1
             seat = seat + 1 if seat + 1 < n else 0
@@ -108,15 +113,19 @@ def random_tricks(state, rng, ev, info, restricted):
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)
             trick |= b
-            suit = card // 13
-            # beats(card, best_card, led, trump), with the winning card's suit kept (the led suit or trump)
-            wins = ((suit == best_suit) & (card > best_card)) | ((suit == trump) & (best_suit != trump))
-            best_card = card if wins else best_card
-            best_suit = suit if wins else best_suit
-            best_seat = seat if wins else best_seat
+            seat_cards ^= np.uint64(card ^ 255) << np.uint64(8 * seat)
             if restricted and card // 13 == trump and card > top:
                 top = card
             seat = seat + 1 if seat + 1 < n else 0
+        # The winner once the trick is whole, not card by card (whose compare of each card with the best so far
+        # LLVM made a branch that is mispredicted often): the trick's highest trump, else its highest card of
+        # the led suit (`beats`' rule), and the seat that played it.
+        trumps_in = trick & tmask
+        best_card = highest_card(trumps_in if trumps_in else trick & led_mask)
+        # its seat: the byte of seat_cards equal to best_card (a zero byte of their exclusive or), if any
+        x = seat_cards ^ (np.uint64(best_card) * BYTE_ONES)
+        z = (x - BYTE_ONES) & ~x & BYTE_HIGHS
+        best_seat = (lowest_card(z) >> 3) if z else best_seat
         wside = side_of(best_seat, n)
         state[PS_CAPTURED + wside] |= np.int64(trick)
         if trick & jack:

@@ -60,6 +60,18 @@ BYTE_HIGHS = np.uint64(0x80808080)
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def trick_best(trick, tmask, led_mask, seat_cards, fallback_seat):
+    """The card winning `trick` (a mask) and its seat: the trick's highest trump, else its highest card of the
+    led suit (`beats`' rule, over the whole trick at once), and the seat whose byte of `seat_cards` holds that
+    card (a zero byte of their exclusive or), or `fallback_seat` if none does (a card played before the loop)."""
+    trumps_in = trick & tmask
+    best_card = highest_card(trumps_in if trumps_in else trick & led_mask)
+    x = seat_cards ^ (np.uint64(best_card) * BYTE_ONES)
+    z = (x - BYTE_ONES) & ~x & BYTE_HIGHS
+    return best_card, (lowest_card(z) >> 3) if z else fallback_seat
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def random_tricks(state, rng, ev, info, restricted):
     # Every seat at random, a trick at a time as a C loop would: the lead needs no legal mask,
     # the trick's fields and the led suit's mask stay in registers, and only what the scoring
@@ -118,14 +130,8 @@ def random_tricks(state, rng, ev, info, restricted):
                 top = card
             seat = seat + 1 if seat + 1 < n else 0
         # The winner once the trick is whole, not card by card (whose compare of each card with the best so far
-        # LLVM made a branch that is mispredicted often): the trick's highest trump, else its highest card of
-        # the led suit (`beats`' rule), and the seat that played it.
-        trumps_in = trick & tmask
-        best_card = highest_card(trumps_in if trumps_in else trick & led_mask)
-        # its seat: the byte of seat_cards equal to best_card (a zero byte of their exclusive or), if any
-        x = seat_cards ^ (np.uint64(best_card) * BYTE_ONES)
-        z = (x - BYTE_ONES) & ~x & BYTE_HIGHS
-        best_seat = (lowest_card(z) >> 3) if z else best_seat
+        # LLVM made a branch that is mispredicted often).
+        best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
         wside = side_of(best_seat, n)
         state[PS_CAPTURED + wside] |= np.int64(trick)
         if trick & jack:
@@ -168,7 +174,7 @@ def rules_tricks(state, params, ev, info):
     best_seat = state[PS_BEST_SEAT]
     trick = np.uint64(state[PS_TRICK_MASK])
     played = popcount(trick)
-    best_suit = best_card // 13 if played > 0 else -1
+    seat_cards = NO_CARDS  # as random_tricks': the winner found when needed, not kept card by card
     out = np.uint64(state[PS_PLAYED])
     tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
     for _ in range(tricks):
@@ -183,9 +189,7 @@ def rules_tricks(state, params, ev, info):
             trick = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~trick)
             led = card // 13
-            best_card = card
-            best_suit = led
-            best_seat = seat
+            seat_cards = NO_CARDS ^ (np.uint64(card ^ 255) << np.uint64(8 * seat))
             played = 1
             seat = seat + 1 if seat + 1 < n else 0
         led_mask = suit_mask(led)
@@ -200,18 +204,16 @@ def rules_tricks(state, params, ev, info):
             if (mask & (mask - U1)) == 0:
                 card = lowest_card(mask)
             else:
+                best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
                 card = rules_card(params[seat], mask, n, seat, trump, hand, trick, ALL_CARDS & ~hand & ~out & ~trick,
                                   led, best_card, best_seat)
             emit(ev, info, E_PLAY, seat, card, 0)
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)
             trick |= b
-            suit = card // 13
-            wins = ((suit == best_suit) & (card > best_card)) | ((suit == trump) & (best_suit != trump))
-            best_card = card if wins else best_card
-            best_suit = suit if wins else best_suit
-            best_seat = seat if wins else best_seat
+            seat_cards ^= np.uint64(card ^ 255) << np.uint64(8 * seat)
             seat = seat + 1 if seat + 1 < n else 0
+        best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
         wside = side_of(best_seat, n)
         state[PS_CAPTURED + wside] |= np.int64(trick)
         if trick & jack:

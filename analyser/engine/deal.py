@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
-from .bits import RANK_JACK, bit, next_seat, popcount, rand_below, side_of
+from .bits import RANK_JACK, _rotl, bit, next_seat, popcount, rand_below, side_of
 from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_for, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
@@ -73,6 +73,26 @@ def draw(deck, pos, fixed, deck_rng):
         deck[pos] = deck[j]
         deck[j] = tmp
     return deck[pos]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draw_held(deck, pos, fixed, s0, s1, s2, s3):
+    """`draw` with the stream's four words held by the caller (in registers) instead of read from and written
+    to the stream's array at every card: the card and the words after it. The same cards and draws."""
+    if pos >= fixed:
+        r = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)  # bits.next_u64, xoshiro256**
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 45)
+        j = pos + np.int64(((r >> np.uint64(32)) * np.uint64(52 - pos)) >> np.uint64(32))  # bits.rand_below
+        tmp = deck[pos]
+        deck[pos] = deck[j]
+        deck[j] = tmp
+    return deck[pos], s0, s1, s2, s3
 
 
 @njit(cache=True, _nrt=False)
@@ -138,20 +158,24 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
         fixed = n_fixed if first else 0
         pos = 0
         seat = eldest
+        # The hands and the turn-up drawn with the stream's words held (draw_held), stored back once
+        s0, s1, s2, s3 = deck_rng[0], deck_rng[1], deck_rng[2], deck_rng[3]
         for _ in range(n):
             h = np.uint64(0)
             for _ in range(HAND_SIZE):
-                h |= bit(draw(deck, pos, fixed, deck_rng))
+                card, s0, s1, s2, s3 = draw_held(deck, pos, fixed, s0, s1, s2, s3)
+                h |= bit(card)
                 pos += 1
             hands[seat] = h
             seat = next_seat(seat, n)
+        turnup, s0, s1, s2, s3 = draw_held(deck, pos, fixed, s0, s1, s2, s3)
+        pos += 1
+        deck_rng[0], deck_rng[1], deck_rng[2], deck_rng[3] = s0, s1, s2, s3
         for s in range(4):
             discards[s] = 0
         emit(ev, info, E_DEAL, 0, 0, 0)
         for s in range(n):
             emit(ev, info, E_HAND, s, np.int64(hands[s]), 0)
-        turnup = draw(deck, pos, fixed, deck_rng)
-        pos += 1
         work[8] = bit(turnup)  # every turn-up of this deal, seen by all
         emit(ev, info, E_TURNUP, turnup, 0, 0)
         kp = kick_points(rules[R_KICK], turnup)

@@ -180,6 +180,27 @@ def next_u64(s):
     return result
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def next_held(s0, s1, s2, s3):
+    """``next_u64`` on the stream's four words held by the caller (in registers, not an array): the 64 bits and
+    the words after them."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def below(bits64, n):
+    """``rand_below``'s number in [0, n) from 64 random bits."""
+    return np.int64(((bits64 >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 @njit(cache=True, _nrt=False)
 def rand_below(s, n):
     """Uniform int in [0, n) for n < 2**32 (Lemire's multiply-shift; bias < n / 2**32)."""

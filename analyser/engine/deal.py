@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
-from .bits import RANK_JACK, _rotl, bit, next_seat, popcount, rand_below, side_of
+from .bits import RANK_JACK, below, bit, next_held, next_seat, popcount, rand_below, side_of
 from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_for, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
@@ -80,15 +80,8 @@ def draw_held(deck, pos, fixed, s0, s1, s2, s3):
     """`draw` with the stream's four words held by the caller (in registers) instead of read from and written
     to the stream's array at every card: the card and the words after it. The same cards and draws."""
     if pos >= fixed:
-        r = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)  # bits.next_u64, xoshiro256**
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = _rotl(s3, 45)
-        j = pos + np.int64(((r >> np.uint64(32)) * np.uint64(52 - pos)) >> np.uint64(32))  # bits.rand_below
+        r, s0, s1, s2, s3 = next_held(s0, s1, s2, s3)
+        j = pos + below(r, 52 - pos)
         tmp = deck[pos]
         deck[pos] = deck[j]
         deck[j] = tmp

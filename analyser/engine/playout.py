@@ -114,12 +114,9 @@ def random_tricks(state, rng, ev, info, restricted):
             if restricted:
                 mask = legal_mask(hand, led, trump, top, forbid, void_trump)
             else:
-                trumps = hand & tmask
+                # follow or trump, else any card (a trump lead too: follow is then the trumps)
                 follow = hand & led_mask
-                if led == trump:
-                    mask = trumps if trumps else hand
-                else:
-                    mask = (follow | trumps) if follow else hand
+                mask = (follow | (hand & tmask)) if follow else hand
             card = random_card(rng, mask)
             emit(ev, info, E_PLAY, seat, card, 0)
             b = bit(card)

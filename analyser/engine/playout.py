@@ -192,12 +192,8 @@ def rules_tricks(state, params, ev, info):
         led_mask = suit_mask(led)
         for _ in range(played, n):
             hand = np.uint64(state[PS_HAND + seat])
-            trumps = hand & tmask
             follow = hand & led_mask
-            if led == trump:
-                mask = trumps if trumps else hand
-            else:
-                mask = (follow | trumps) if follow else hand
+            mask = (follow | (hand & tmask)) if follow else hand  # as random_tricks'
             if (mask & (mask - U1)) == 0:
                 card = lowest_card(mask)
             else:

@@ -214,16 +214,19 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
                         break
                     emit(ev, info, E_MORE, 0, 0, 0)
                     seat = eldest
+                    s0, s1, s2, s3 = deck_rng[0], deck_rng[1], deck_rng[2], deck_rng[3]  # as the deal's draws
                     for _ in range(n):
                         extra = np.uint64(0)
                         for _ in range(rc):
-                            extra |= bit(draw(deck, pos, fixed, deck_rng))
+                            card, s0, s1, s2, s3 = draw_held(deck, pos, fixed, s0, s1, s2, s3)
+                            extra |= bit(card)
                             pos += 1
                         hands[seat] |= extra
                         emit(ev, info, E_HAND, seat, np.int64(extra), 0)
                         seat = next_seat(seat, n)
-                    turnup = draw(deck, pos, fixed, deck_rng)
+                    turnup, s0, s1, s2, s3 = draw_held(deck, pos, fixed, s0, s1, s2, s3)
                     pos += 1
+                    deck_rng[0], deck_rng[1], deck_rng[2], deck_rng[3] = s0, s1, s2, s3
                     work[8] |= bit(turnup)
                     info[I_RUNS] += 1
                     emit(ev, info, E_TURNUP, turnup, 0, 0)

@@ -87,7 +87,6 @@ def random_tricks(state, rng, ev, info, restricted):
     jack = bit(trump * 13 + RANK_JACK)
     seat = state[PS_TO_PLAY]
     led = state[PS_LED]  # a trick already begun is finished first
-    best_card = state[PS_BEST_CARD]
     best_seat = state[PS_BEST_SEAT]
     top = state[PS_TOP_TRUMP]
     trick = np.uint64(state[PS_TRICK_MASK])
@@ -167,7 +166,6 @@ def rules_tricks(state, params, ev, info):
     jack = bit(trump * 13 + RANK_JACK)
     seat = state[PS_TO_PLAY]
     led = state[PS_LED]
-    best_card = state[PS_BEST_CARD]
     best_seat = state[PS_BEST_SEAT]
     trick = np.uint64(state[PS_TRICK_MASK])
     played = popcount(trick)

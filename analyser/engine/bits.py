@@ -166,24 +166,10 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, _nrt=False)
-def next_u64(s):
-    """xoshiro256**: next 64 random bits, advancing state s (uint64[4])."""
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def next_held(s0, s1, s2, s3):
-    """``next_u64`` on the stream's four words held by the caller (in registers, not an array): the 64 bits and
-    the words after them."""
+    """xoshiro256**'s step (``next_u64``) on the stream's four words held by the caller (in registers, not an
+    array): the 64 bits and the words after them."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -195,6 +181,13 @@ def next_held(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
+@njit(cache=True, _nrt=False)
+def next_u64(s):
+    """xoshiro256**: next 64 random bits, advancing state s (uint64[4])."""
+    result, s[0], s[1], s[2], s[3] = next_held(s[0], s[1], s[2], s[3])
+    return result
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def below(bits64, n):
     """``rand_below``'s number in [0, n) from 64 random bits."""
@@ -204,7 +197,7 @@ def below(bits64, n):
 @njit(cache=True, _nrt=False)
 def rand_below(s, n):
     """Uniform int in [0, n) for n < 2**32 (Lemire's multiply-shift; bias < n / 2**32)."""
-    return np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return below(next_u64(s), n)
 
 
 @njit(cache=True, _nrt=False)

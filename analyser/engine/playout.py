@@ -16,8 +16,8 @@ from numba import njit
 from .bits import RANK_JACK, U1, bit, highest_card, lowest_card, popcount, random_card, side_of, suit_mask
 from .layout import (
     E_PLAY, E_TRICK, K_HEURISTIC, K_RANDOM, K_TUNED, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND,
-    PS_JACK_CAPTOR, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP,
-    PS_VOID_TRUMP,
+    PS_JACK_CAPTOR, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO,
+    PS_TRUMP, PS_VOID_TRUMP,
 )
 from .heuristic import ALL_CARDS, heuristic_rules, rules_card
 from .policies import choose_card, choose_card_plain
@@ -54,7 +54,7 @@ def all_seats_random(state, kinds):
     return all_random
 
 
-NO_CARDS = np.uint64(0xFFFFFFFF)  # random_tricks' cards of a trick by seat, a byte each: none yet
+NO_CARDS = np.uint64(0xFFFFFFFF)  # the trick loops' cards of a trick by seat, a byte each: none yet
 BYTE_ONES = np.uint64(0x01010101)
 BYTE_HIGHS = np.uint64(0x80808080)
 
@@ -158,8 +158,8 @@ def rules_tricks(state, params, ev, info):
     # loop, a trick at a time, with heuristic_rules' card (``rules_card``, given the trick's fields, which
     # stay in registers, and the cards played so far); a forced card needs no call.
     # The same cards and events as play_cards. Its card and trick-end steps are random_tricks' own, written out
-    # again: shared through inlined helpers (the legal mask, the winner kept by suit, the trick's end) the
-    # heuristic measured 0.975 and 0.983 (ab_speed, 40 rounds each; docs/speed.md).
+    # again (the trick's winner alone is shared, ``trick_best``): shared through inlined helpers (the legal mask,
+    # the winner, the trick's end) the heuristic measured 0.975 and 0.983 (ab_speed, 40 rounds each; docs/speed.md).
     n = state[PS_PLAYERS]
     trump = state[PS_TRUMP]
     tmask = suit_mask(trump)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .engine.bits import nth_card_choice
+from .engine.bits import nth_card_choice, private_zeros
 from .engine.deal import N_STATS, new_match_state, simulate_lines
 from .policy import PolicyError, parse_policy, seat_policies
 from .rules import RuleSet, make_rules
@@ -41,7 +41,7 @@ def deals_per_second(policy: str, threads: int, seconds: float, seed: int = 0, r
     def loop(index: int) -> None:
         deck_rng, rng = chunk_rngs(seed, index)
         mstate = new_match_state(rules.players)
-        own = np.zeros(N_STATS, dtype=np.int64)
+        own = private_zeros(N_STATS, np.int64)
         barrier.wait()
         deadline = start[0] + seconds
         while time.perf_counter() < deadline:

@@ -119,3 +119,26 @@ def test_simulate_lines_checks_its_arrays_and_counts_the_lines_it_played():
     with pytest.raises(ValueError, match="a row of N_LINE_META per line"):
         simulate_lines(rules, 5, new_match_state(4), kinds, params, *chunk_rngs(1, 0), events,
                        np.zeros((2, N_LINE_META), dtype=np.int64), stats)
+
+
+def test_arrays_a_thread_writes_share_no_cache_line_with_other_arrays():
+    # False sharing: numpy puts small arrays side by side, so two threads' streams or scores could share a line.
+    from analyser.engine.bits import CACHE_LINE, private_zeros, rng_state
+    from analyser.engine.deal import new_match_state
+    from analyser.engine.search import play_buffer_for
+
+    def lines(a: np.ndarray) -> range:
+        return range(a.ctypes.data // CACHE_LINE, (a.ctypes.data + a.nbytes - 1) // CACHE_LINE + 1)
+
+    private, others = [], []
+    for size in range(1, 40):
+        private += [private_zeros(size, np.int64), private_zeros((2, size), np.uint64),
+                    rng_state(np.random.SeedSequence(size)), new_match_state(4),
+                    play_buffer_for(np.zeros(4, dtype=np.int64))]
+        others += [np.zeros(size % 7 + 1, dtype=np.int64), np.ones(3, dtype=np.uint8)]
+    assert all(a.ctypes.data % CACHE_LINE == 0 and a.flags.c_contiguous and a.flags.writeable for a in private)
+    owners: dict[int, int] = {}
+    for k, a in enumerate(private + others):
+        for line in lines(a):
+            first = owners.setdefault(line, k)
+            assert first == k or (k >= len(private) and first >= len(private))  # only the others share lines

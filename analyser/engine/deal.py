@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
-from .bits import RANK_JACK, below, bit, next_held, next_seat, popcount, rand_below, side_of
+from .bits import RANK_JACK, below, bit, next_held, next_seat, popcount, private_zeros, rand_below, side_of
 from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_for, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
@@ -277,10 +277,9 @@ def play_line_in(rules, dealer, scores, deck, n_fixed, force_beg, force_give, ki
 play_line_inline = njit(nogil=True, _nrt=False, inline="always")(play_line_in.py_func)
 
 
-@njit(cache=True)
-def new_match_state(players):
-    """Match state (layout MS_*): no dealer yet, a new match to start, scores zero."""
-    state = np.zeros(N_MSTATE, dtype=np.int64)
+def new_match_state(players: int) -> np.ndarray:
+    """Match state (layout MS_*): no dealer yet, a new match to start, scores zero (on cache lines of its own)."""
+    state = private_zeros(N_MSTATE, np.int64)
     state[MS_NEW_MATCH] = 1
     return state
 
@@ -296,11 +295,13 @@ def simulate_lines(rules: np.ndarray, n_lines: int, mstate: np.ndarray, kinds: n
         raise ValueError("simulate_lines: mstate needs N_MSTATE slots, stats N_STATS")
     if ev.shape[0] > 0 and (meta.shape[0] < n_lines or meta.shape[1] != N_LINE_META):
         raise ValueError("simulate_lines: meta needs a row of N_LINE_META per line")
-    deck = np.arange(52, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
+    # Each on cache lines of its own (bits.private_zeros): threads run this side by side.
+    deck = private_zeros(52, np.int64)
+    deck[:] = np.arange(52)
+    info = private_zeros(N_INFO, np.int64)
+    pts = private_zeros((4, N_WHY), np.int64)
+    scores = private_zeros(4, np.int64)
+    work = private_zeros(LINE_WORK, np.uint64)
     state = play_buffer_for(kinds)
     return int(simulate_lines_in(rules, np.int64(n_lines), mstate, kinds, params, deck_rng, rng, ev, meta, stats,
                                  deck, info, pts, scores, work, state))

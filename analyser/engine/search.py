@@ -75,7 +75,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import U1, bit, lowest_card, popcount, rand_below, rand_unit, side_of, suit_mask
+from .bits import U1, bit, lowest_card, popcount, private_zeros, rand_below, rand_unit, side_of, suit_mask
 from .bounded import cards_in_hands, world_cards  # cards_in_hands: read by solve, hint, cardvalues
 from .heuristic import heuristic_card
 from .layout import (
@@ -148,8 +148,9 @@ def new_play_buffer(search):
 
 
 def play_buffer_for(kinds: np.ndarray) -> np.ndarray:
-    """The play buffer the seats' policies `kinds` need (for Python wrappers)."""
-    return new_play_buffer(bool(needs_search(np.asarray(kinds, dtype=np.int64))))
+    """The play buffer the seats' policies `kinds` need (for Python wrappers), zeroed, on cache lines of its own
+    (``bits.private_zeros``: threads run the wrappers side by side)."""
+    return private_zeros(SB_END if needs_search(np.asarray(kinds, dtype=np.int64)) else N_STATE, np.int64)
 
 
 # --- worlds ----------------------------------------------------------------------------

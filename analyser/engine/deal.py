@@ -100,7 +100,7 @@ def play_tricks_and_score(rules, dealer, scores, hands, trump, turnup, kinds, pa
         random_tricks(state, rng, ev, info, False)  # playout's random loop compiled in: its call passes ~50 words
     elif (state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0
           and rules_seats(state, kinds, params) == (1 << rules[R_PLAYERS]) - 1):
-        rules_tricks(state, params, ev, info)  # the same for seats that all play the heuristic's rules
+        rules_tricks(state, params, ev, info)  # seats that all play the heuristic's rules: their own loop, called
     else:
         playout(state, rules, kinds, params, rng, ev, info)
     info[I_TRICKS] = state[PS_N_TRICKS]

@@ -416,3 +416,8 @@ def rules_card(params, legal, n, seat, trump, hand, trick, unseen, led, best, be
         if risky:
             return cheapest(risky, trump, guarding)  # CAPTURE at a risk, never with the jack or ten
     return cheapest(legal, trump, guarding)  # DUCK
+
+
+# rules_card compiled into the heuristic's own trick loop (``playout.rules_tricks``), where a call passes some
+# twenty words
+rules_card_inline = njit(_nrt=False, inline="always")(rules_card.py_func)

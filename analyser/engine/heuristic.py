@@ -394,8 +394,6 @@ def rules_card(params, legal, n, seat, trump, hand, trick, unseen, led, best, be
         winners = legal & tmask & above(best)
     else:
         winners = (legal & tmask) | (legal & suit_mask(led) & above(best))
-    sure = sure_winners(winners, led, trump, unseen, last)
-    value = game_points(trick) + (params[H_JACK_VALUE] if trick & jack else 0.0)
     if n == 4 and best_seat % 2 == seat % 2:  # partner winning
         if holds(best, led, trump, unseen, last):
             if params[H_SMEAR] > 0.0:
@@ -404,9 +402,15 @@ def rules_card(params, legal, n, seat, trump, hand, trick, unseen, led, best, be
                     return c  # SAVE_JACK / SMEAR
             return cheapest(legal, trump, guarding)
         # NO_OVERTRUMP_PARTNER, unless the trick is worth it and ours would hold.
-        if sure and value >= params[H_WIN_POINTS]:
-            return cheapest_win(sure, trump)[0]
+        if winners:
+            sure = sure_winners(winners, led, trump, unseen, last)
+            if sure and game_points(trick) + (params[H_JACK_VALUE] if trick & jack else 0.0) >= params[H_WIN_POINTS]:
+                return cheapest_win(sure, trump)[0]
         return cheapest(legal, trump, guarding)
+    if winners == 0:
+        return cheapest(legal, trump, guarding)  # DUCK: nothing can take the trick (the rules below come to it)
+    sure = sure_winners(winners, led, trump, unseen, last)
+    value = game_points(trick) + (params[H_JACK_VALUE] if trick & jack else 0.0)
     if sure:
         c, free = cheapest_win(sure, trump)
         if free or value >= params[H_WIN_POINTS]:

@@ -295,14 +295,14 @@ def simulate_lines(rules: np.ndarray, n_lines: int, mstate: np.ndarray, kinds: n
         raise ValueError("simulate_lines: mstate needs N_MSTATE slots, stats N_STATS")
     if ev.shape[0] > 0 and (meta.shape[0] < n_lines or meta.shape[1] != N_LINE_META):
         raise ValueError("simulate_lines: meta needs a row of N_LINE_META per line")
-    # Each on cache lines of its own (bits.private_zeros): threads run this side by side.
-    deck = private_zeros(52, np.int64)
+    # One block on cache lines of its own (bits.private_zeros): threads run this side by side.
+    sizes = (52, N_INFO, 4 * N_WHY, 4, LINE_WORK, play_buffer_for(kinds).shape[0])
+    block = private_zeros(sum(sizes), np.int64)
+    ends = np.cumsum(sizes)
+    deck, info, pts, scores, work, state = (block[e - k:e] for e, k in zip(ends, sizes))
     deck[:] = np.arange(52)
-    info = private_zeros(N_INFO, np.int64)
-    pts = private_zeros((4, N_WHY), np.int64)
-    scores = private_zeros(4, np.int64)
-    work = private_zeros(LINE_WORK, np.uint64)
-    state = play_buffer_for(kinds)
+    pts = pts.reshape(4, N_WHY)
+    work = work.view(np.uint64)
     return int(simulate_lines_in(rules, np.int64(n_lines), mstate, kinds, params, deck_rng, rng, ev, meta, stats,
                                  deck, info, pts, scores, work, state))
 

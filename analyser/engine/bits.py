@@ -231,7 +231,7 @@ def private_zeros(shape: int | tuple[int, ...], dtype: type | np.dtype) -> np.nd
     For the arrays a thread writes at every card (its random streams, play state, deck, scores, sums): numpy's
     small arrays are allocated side by side, so one thread's could share a cache line with another's, and the
     two cores would pass that line back and forth at every write (false sharing). `allfours bench`'s random
-    player on 2 threads: 1.6 times one thread so, 1.9 apart (docs/speed.md, "Two threads").
+    player on 2 threads: a median 1.82 times one thread so, 2.00 apart (docs/speed.md, "Two threads").
 
     >>> a = private_zeros((4, 3), np.int64)
     >>> a.shape, a.dtype, a.ctypes.data % CACHE_LINE, int(a.sum())

@@ -19,7 +19,7 @@ from .layout import (
     PS_JACK_CAPTOR, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO,
     PS_TRUMP, PS_VOID_TRUMP,
 )
-from .heuristic import ALL_CARDS, heuristic_rules, rules_card, rules_card_inline
+from .heuristic import ALL_CARDS, heuristic_rules, rules_card_inline
 from .policies import choose_card, choose_card_plain
 from .search import needs_search, record_play, start_history
 from .state import emit, legal_mask, new_trick, step, step_play
@@ -155,7 +155,7 @@ def rules_seats(state, kinds, params):
 @njit(cache=True, _nrt=False)
 def rules_tricks(state, params, ev, info):
     # Every seat plays the heuristic's rules (``rules_seats``) under the plain trumping rules: random_tricks'
-    # loop, a trick at a time, with heuristic_rules' card (``rules_card``, given the trick's fields, which
+    # loop, a trick at a time, with heuristic_rules' card (``rules_card``'s rules, given the trick's fields, which
     # stay in registers, and the cards played so far); a forced card needs no call.
     # The same cards and events as play_cards. Its card and trick-end steps are random_tricks' own, written out
     # again (the trick's winner alone is shared, ``trick_best``): shared through inlined helpers (the legal mask,
@@ -180,8 +180,8 @@ def rules_tricks(state, params, ev, info):
             if (hand & (hand - U1)) == 0:
                 card = lowest_card(hand)
             else:
-                card = rules_card_inline(params[seat], hand, n, seat, trump, hand, np.uint64(0), ALL_CARDS & ~hand & ~out,
-                                  -1, -1, -1)
+                card = rules_card_inline(params[seat], hand, n, seat, trump, hand, np.uint64(0),
+                                         ALL_CARDS & ~hand & ~out, -1, -1, -1)
             emit(ev, info, E_PLAY, seat, card, 0)
             trick = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~trick)
@@ -198,8 +198,8 @@ def rules_tricks(state, params, ev, info):
                 card = lowest_card(mask)
             else:
                 best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
-                card = rules_card_inline(params[seat], mask, n, seat, trump, hand, trick, ALL_CARDS & ~hand & ~out & ~trick,
-                                  led, best_card, best_seat)
+                card = rules_card_inline(params[seat], mask, n, seat, trump, hand, trick,
+                                         ALL_CARDS & ~hand & ~out & ~trick, led, best_card, best_seat)
             emit(ev, info, E_PLAY, seat, card, 0)
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)

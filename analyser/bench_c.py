@@ -45,6 +45,16 @@ POLICY = "random:beg=0"
 AGREEMENT_Z = 4.0
 PORT_CHECK_DEALS = 20_000  # deals over which the translation must give the C program's totals exactly
 FIGURES = ("c", "translation", "random", "random_no_pdep", "heuristic", "random_2_threads")
+# Each ratio: (figure, figure it is taken over), a round's two samples at a time.
+RATIOS = {
+    "translation_over_c": ("translation", "c"),
+    "random_over_translation": ("random", "translation"),
+    "heuristic_over_translation": ("heuristic", "translation"),
+    "random_over_c": ("random", "c"),
+    "random_no_pdep_over_c": ("random_no_pdep", "c"),
+    "heuristic_over_c": ("heuristic", "c"),
+    "two_threads_over_one_thread": ("random_2_threads", "random"),
+}
 
 
 class CReferenceUnavailable(Exception):
@@ -193,7 +203,24 @@ class _Child:
 # --- the comparison --------------------------------------------------------------------
 
 
-def run_against_c(seconds: float = 2.0, rounds: int = 3) -> dict[str, Any]:
+def round_ratios(samples: dict[str, list[float]]) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """Each ratio of ``RATIOS`` as the median of its rounds' own ratios, and those ratios.
+
+    As scripts/ab_speed.py: a busy spell of the machine slows a round's two figures (measured seconds apart)
+    alike, where a ratio of two medians can pair one figure's fast round with the other's slow one.
+
+    >>> ratios, per_round = round_ratios({"c": [4.0] * 3, "translation": [2.0, 4.0, 3.0], "random": [1.0, 2.0, 3.0],
+    ...                                   "random_no_pdep": [1.0] * 3, "heuristic": [1.0] * 3,
+    ...                                   "random_2_threads": [2.0, 4.0, 6.0]})
+    >>> per_round["random_over_translation"], ratios["random_over_translation"]  # a ratio of medians: 2/3
+    ([0.5, 0.5, 1.0], 0.5)
+    """
+    per_round = {name: [top / bottom for top, bottom in zip(samples[num], samples[den])]
+                 for name, (num, den) in RATIOS.items()}
+    return {name: statistics.median(values) for name, values in per_round.items()}, per_round
+
+
+def run_against_c(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     """C reference against the engine, measured in alternation, `rounds` rounds of `seconds` per figure.
 
     ``{"available": False, "reason": ...}`` where there is no C compiler (or it fails);
@@ -229,6 +256,7 @@ def run_against_c(seconds: float = 2.0, rounds: int = 3) -> dict[str, Any]:
     finally:
         child.close()
     rate = {name: statistics.median(values) for name, values in samples.items()}
+    ratios, per_round = round_ratios(samples)
     return {
         "available": True,
         "rules": "trinidad",
@@ -239,15 +267,8 @@ def run_against_c(seconds: float = 2.0, rounds: int = 3) -> dict[str, Any]:
         "samples": samples,
         "translation": {"deals_per_second": rate["translation"], "same_totals_as_c_over": PORT_CHECK_DEALS,
                         "same_totals_as_c": same},
-        "ratios": {
-            "translation_over_c": rate["translation"] / rate["c"],
-            "random_over_translation": rate["random"] / rate["translation"],
-            "heuristic_over_translation": rate["heuristic"] / rate["translation"],
-            "random_over_c": rate["random"] / rate["c"],
-            "random_no_pdep_over_c": rate["random_no_pdep"] / rate["c"],
-            "heuristic_over_c": rate["heuristic"] / rate["c"],
-            "two_threads_over_one_thread": rate["random_2_threads"] / rate["random"],
-        },
+        "ratios": ratios,
+        "ratio_samples": per_round,
         "engine_pdep": bits.nth_card is bits.nth_card_pdep,
         "nth_card": bits.nth_card_choice(),
         "no_pdep_child_pdep": child.pdep,
@@ -266,7 +287,8 @@ def against_c_text(result: dict[str, Any]) -> str:
     differs = "" if result["translation"]["same_totals_as_c"] else "   <-- its totals differ from the C program's"
     lines = [
         f"engine against the C reference and its numba translation, {result['rules']}, {result['policy']} "
-        f"(medians of {result['rounds']} alternating rounds of {result['seconds']:g} s per figure)",
+        f"(medians of {result['rounds']} alternating rounds of {result['seconds']:g} s per figure; each ratio the "
+        f"median of the rounds' own ratios)",
         f"  C reference, 1 thread       {rate['c']:>12,.0f} deals/s",
         f"  numba translation of C      {rate['translation']:>12,.0f} deals/s   x{ratio['translation_over_c']:.2f} of C"
         f"{differs}",
@@ -278,12 +300,28 @@ def against_c_text(result: dict[str, Any]) -> str:
         f"x{ratio['heuristic_over_translation']:.2f} of the translation",
         f"  random, 2 threads           {rate['random_2_threads']:>12,.0f} deals/s   "
         f"x{ratio['two_threads_over_one_thread']:.2f} of 1 thread",
+        *_ratio_ranges(result),
         f"  n-th card: {result['nth_card']['kernel']} ({result['nth_card']['why']})",
         f"  machine: {mach['cpu']}, {mach['cores']} cores ({mach['usable_cores']} usable), {mach['arch']}",
         f"  compiler: {cc['version']} ({cc['compiler']}) {' '.join(cc['flags'])}"
         f"{', PDEP' if result['c_pdep'] else ', portable n-th-card loop'}",
     ]
     return "\n".join(lines)
+
+
+def _ratio_ranges(result: dict[str, Any]) -> list[str]:
+    """One line with the lowest and highest of the rounds' own ratios (none for a single round): how far one
+    round's figure moved on this machine."""
+    per_round = result.get("ratio_samples")
+    if not per_round or len(per_round["random_over_translation"]) < 2:
+        return []
+
+    def span(name: str) -> str:
+        return f"{min(per_round[name]):.2f}-{max(per_round[name]):.2f}"
+
+    return [f"  per round: translation {span('translation_over_c')} of C, random {span('random_over_translation')} "
+            f"and heuristic {span('heuristic_over_translation')} of the translation, 2 threads "
+            f"{span('two_threads_over_one_thread')} of 1"]
 
 
 # --- agreement: the C program plays the same game ----------------------------------------
@@ -380,7 +418,7 @@ def agreement_text(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The engine against a plain C reference (deals per second).")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (medians are reported)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians are reported)")
     parser.add_argument("--agreement", type=int, default=0, metavar="DEALS",
                         help="also check point totals per category over DEALS deals each")
     parser.add_argument("--json-out", type=Path, help="write the figures as JSON here too")

@@ -62,7 +62,12 @@ def test_the_text_shows_every_figure_and_ratio() -> None:
                   "x0.80 of C", "x0.60 of C", "x0.32 of C", "x1.95 of 1 thread", "Some CPU", "-O3 -march=native",
                   "n-th card: PDEP (znver4 has BMI2 with a fast PDEP)"):
         assert piece in text
-    assert "differ" not in text
+    assert "differ" not in text and "per round" not in text  # no rounds' own ratios given: no line for them
+    result["ratio_samples"] = {name: [value * 0.9, value, value * 1.1] for name, value in result["ratios"].items()}
+    assert ("per round: translation 0.86-1.06 of C, random 0.75-0.92 and heuristic 0.30-0.37 of the translation, "
+            "2 threads 1.75-2.15 of 1") in bench_c.against_c_text(result)
+    result["ratio_samples"] = {name: [value] for name, value in result["ratios"].items()}
+    assert "per round" not in bench_c.against_c_text(result)  # one round: its ratio is the figure
     result["translation"]["same_totals_as_c"] = False
     assert "its totals differ from the C program's" in bench_c.against_c_text(result)
 

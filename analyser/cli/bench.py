@@ -26,7 +26,7 @@ def bench(
         help="Also compile a plain C reference (scripts/c_reference/) and measure it, its numba translation and the "
              "engine alternately: deals/s and ratios (trinidad, 4 players).")] = False,
     rounds: Annotated[int, typer.Option(
-        "--rounds", min=1, max=50, help="With --against-c: alternating rounds (medians are reported).")] = 3,
+        "--rounds", min=1, max=50, help="With --against-c: alternating rounds (medians are reported).")] = 5,
     json_out: JsonOpt = False,
 ) -> None:
     """Measure whole deals per second (random with the eldest standing, and heuristic; trinidad by default)."""

@@ -14,7 +14,7 @@ from numba import njit
 
 from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
 from .bits import RANK_JACK, below, bit, next_held, next_seat, popcount, private_zeros, rand_below, side_of
-from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_for, record_bid
+from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_size, record_bid
 from .layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GIVE, E_HAND, E_MORE, E_REDEAL, E_RUN, E_STAND, E_TRUMP, E_TURNUP, I_BEGS,
     I_BUNCH_VOTES, I_BUNCHED, I_DEALS, I_EVENTS, I_EXHAUSTED, I_FIRST_BEG, I_FIRST_GIVE, I_FIRST_KICK, I_GIVES,
@@ -296,7 +296,7 @@ def simulate_lines(rules: np.ndarray, n_lines: int, mstate: np.ndarray, kinds: n
     if ev.shape[0] > 0 and (meta.shape[0] < n_lines or meta.shape[1] != N_LINE_META):
         raise ValueError("simulate_lines: meta needs a row of N_LINE_META per line")
     # One block on cache lines of its own (bits.private_zeros): threads run this side by side.
-    sizes = (52, N_INFO, 4 * N_WHY, 4, LINE_WORK, play_buffer_for(kinds).shape[0])
+    sizes = (52, N_INFO, 4 * N_WHY, 4, LINE_WORK, play_buffer_size(kinds))
     block = private_zeros(sum(sizes), np.int64)
     ends = np.cumsum(sizes)
     deck, info, pts, scores, work, state = (block[e - k:e] for e, k in zip(ends, sizes))

@@ -147,10 +147,15 @@ def new_play_buffer(search):
     return np.zeros(SB_END if search else N_STATE, dtype=np.int64)
 
 
+def play_buffer_size(kinds: np.ndarray) -> int:
+    """The words of the play buffer the seats' policies `kinds` need: the search's scratch too where one searches."""
+    return SB_END if needs_search(np.asarray(kinds, dtype=np.int64)) else N_STATE
+
+
 def play_buffer_for(kinds: np.ndarray) -> np.ndarray:
     """The play buffer the seats' policies `kinds` need (for Python wrappers), zeroed, on cache lines of its own
     (``bits.private_zeros``: threads run the wrappers side by side)."""
-    return private_zeros(SB_END if needs_search(np.asarray(kinds, dtype=np.int64)) else N_STATE, np.int64)
+    return private_zeros(play_buffer_size(kinds), np.int64)
 
 
 # --- worlds ----------------------------------------------------------------------------

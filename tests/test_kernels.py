@@ -121,6 +121,43 @@ def test_simulate_lines_checks_its_arrays_and_counts_the_lines_it_played():
                        np.zeros((2, N_LINE_META), dtype=np.int64), stats)
 
 
+def test_simulate_lines_starts_every_call_from_the_same_scratch_whatever_the_last_call_left_there():
+    # simulate_lines keeps its scratch for the thread's next call (deal.line_scratch) and sets it back to zeros
+    # and the deck in order: a call plays the same lines in a fresh thread as after other calls in this one.
+    import threading
+
+    from analyser.engine.deal import N_STATS, line_scratch, new_match_state, simulate_lines
+    from analyser.engine.layout import N_EV_COLS, N_LINE_META
+    from analyser.policy import seat_policies
+    from analyser.rules import make_rules
+    from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
+
+    def play(rules_name: str, players: int, policy: str) -> tuple[list[int], list[int]]:
+        rules = make_rules(rules_name, players=players).as_array()
+        kinds, params = seat_policies([policy], players)
+        stats = np.zeros(N_STATS, dtype=np.int64)
+        events = np.zeros((40 * 200, N_EV_COLS), dtype=np.int64)
+        meta = np.zeros((40, N_LINE_META), dtype=np.int64)
+        simulate_lines(rules, 40, new_match_state(players), kinds, params, *chunk_rngs(3, 1), events, meta, stats)
+        return stats.tolist(), events[:, :].ravel().tolist()
+
+    cases = [("trinidad", 4, "heuristic"), ("classic", 3, "random"), ("trinidad", 4, "oracle"),
+             ("trinidad-tobago", 4, "random:beg=0")]
+    fresh: list[tuple[list[int], list[int]]] = []
+    for case in cases:  # each in a thread of its own: scratch made for it
+        worker = threading.Thread(target=lambda c=case: fresh.append(play(*c)))
+        worker.start()
+        worker.join()
+    for case, expected in zip(cases + cases[::-1], fresh + fresh[::-1]):  # one thread, the scratch reused
+        assert play(*case) == expected
+    views = line_scratch(100)
+    views[0][:] = 7
+    views[-1][:] = 9
+    again = line_scratch(100)
+    assert again[0] is views[0] and again[0].tolist() == list(range(52)) and not again[-1].any()
+    assert line_scratch(101)[-1].shape == (101,)  # another play buffer's size: a block made for it
+
+
 def test_arrays_a_thread_writes_share_no_cache_line_with_other_arrays():
     # False sharing: numpy puts small arrays side by side, so two threads' streams or scores could share a line.
     from analyser.engine.bits import CACHE_LINE, private_zeros, rng_state

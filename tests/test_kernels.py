@@ -130,7 +130,7 @@ def test_simulate_lines_starts_every_call_from_the_same_scratch_whatever_the_las
     from analyser.engine.layout import N_EV_COLS, N_LINE_META
     from analyser.policy import seat_policies
     from analyser.rules import make_rules
-    from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
+    from analyser.simulate import chunk_rngs
 
     def play(rules_name: str, players: int, policy: str) -> tuple[list[int], list[int]]:
         rules = make_rules(rules_name, players=players).as_array()

@@ -13,7 +13,8 @@ one after the other; keep the machine otherwise idle. Each finished run is appen
 results/edition-times.jsonl, committed; JSON lines: edition, commit, scale, wall seconds, UTC start and end, exit status, machine), so an interrupted session
 loses only the run in progress, and ``--table`` prints every edition timed at both commits as a markdown table
 (after / before per edition; the latest record of each). The whole default run (``make report``, seven editions)
-takes hours on two cores, so the editions are timed in separate invocations and summed.
+takes hours on two cores, so the editions are timed in separate invocations and summed; ``--side before`` (or
+``after``) times one commit only, for an edition whose two runs do not fit in one sitting.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ def main() -> int:
     parser.add_argument("after")
     parser.add_argument("editions", nargs="*", metavar="EDITION", help=f"any of {', '.join(EDITIONS)}")
     parser.add_argument("--after-first", action="store_true", help="time the after commit first")
+    parser.add_argument("--side", choices=("both", "before", "after"), default="both",
+                        help="time one commit only (an edition too long to time twice in one sitting)")
     parser.add_argument("--warm-scale", type=float, default=0.002, help="scale of the warm-up run (0: none)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/time-editions"))
     parser.add_argument("--record", type=Path, default=RECORD, help="JSON lines of finished runs (appended)")
@@ -112,6 +115,8 @@ def main() -> int:
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
     order = (after, before) if args.after_first else (before, after)
+    if args.side != "both":
+        order = (before,) if args.side == "before" else (after,)
     for edition in args.editions:
         for sha in order:
             tree = worktree(sha, args.work)

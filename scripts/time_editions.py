@@ -114,7 +114,7 @@ def main() -> int:
         print(table(read_records(record), before, after))
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
-    order = (after, before) if args.after_first else (before, after)
+    order: tuple[str, ...] = (after, before) if args.after_first else (before, after)
     if args.side != "both":
         order = (before,) if args.side == "before" else (after,)
     for edition in args.editions:

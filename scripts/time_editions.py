@@ -128,7 +128,7 @@ def main() -> int:
                 entry = {"edition": edition, "commit": sha, "scale": scale, "warm_up": warm_up,
                          "wall_s": round(wall, 1), "rc": rc, "start": start, "end": end,
                          "machine": f"{platform.node()} {os.cpu_count()} cores",
-                         "how": "scripts/time_editions.py"}
+                         "how": "scripts/time_editions.py" + ("" if rc == 0 else f"; failed or stopped (exit {rc})")}
                 with record.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(entry) + "\n")
                 print(f"{tag}: {wall:.1f} s, exit {rc}", flush=True)

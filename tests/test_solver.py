@@ -579,3 +579,66 @@ def test_positions_differing_only_in_low_ranks_share_an_entry() -> None:
     idx = _tt_index(np.int64(key), extra, ctx) & ~1
     assert _tt_find(solver.work.tt, idx, np.int64(key), extra) >= 0
     assert solver.value(same_order) == value
+
+
+@pytest.mark.parametrize("preset,settings", ENDING_RULES)
+def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, settings: list[str]) -> None:
+    """What lets the search pass over a card (`_near_bound`, `_near_u` in `_ending3`): two cards of one hand with
+    no card out between them in their suit (the trick's cards counted), neither the jack of trump, lead to
+    positions whose values (the objective of the two-sided tests, brute force) differ by at most the
+    difference of their Game points; at trick boundaries and in the middle of tricks, under every rule of
+    following and trumping, w of either sign."""
+    from analyser.engine.solver import C_JACK, C_MODE, C_PERSP_SIDE, C_W, INF, _near_u, _out_mask, prepare
+    from analyser.engine.bits import game_points
+    from analyser.engine.layout import PS_TRICK_MASK
+    from analyser.engine.state import apply, copy_state, legal
+
+    rules = make_rules(preset, players=4, settings=settings)
+    rnd = random.Random(23)
+    ctx = SolverWork(tt_bits=4).ctx
+    related = with_gap = 0
+    for _ in range(60):
+        cards = rnd.choice([2, 3])
+        trump = rnd.randrange(4)
+        # Few suits, many honours: cards of one hand next to each other come up often.
+        suits = [trump] + rnd.sample([s for s in range(4) if s != trump], 1)
+        pool = [c for c in range(52) if c // 13 in suits and c % 13 >= 6]
+        pool += rnd.sample([c for c in range(52) if c not in pool], max(0, 4 * cards + 2 - len(pool)))
+        pack = rnd.sample(pool, 4 * cards)
+        hands = np.array([sum(1 << c for c in pack[cards * s:cards * s + cards]) for s in range(4)], dtype=np.uint64)
+        state = np.zeros(N_STATE, dtype=np.int64)
+        init_state(state, rules.as_array(), hands, trump, -1, rnd.randrange(4), np.zeros(4, dtype=np.int64))
+        state[PS_TO_PLAY] = state[PS_LEADER] = rnd.randrange(4)
+        for _ in range(rnd.randrange(3)):  # into the trick
+            mask = int(legal(state))
+            apply(state, rnd.choice([c for c in range(52) if mask >> c & 1]))
+        prepare(state, rules.as_array(), ctx)
+        mask = int(legal(state))
+        moves = [c for c in range(52) if mask >> c & 1]
+        out = _out_mask(state)
+        for w in (0, rnd.randint(1, 30), -rnd.randint(1, 30)):
+            ctx[C_MODE], ctx[C_W], ctx[C_PERSP_SIDE] = 1, w, rnd.randrange(2)
+            value = {}
+            for card in moves:
+                child = np.zeros_like(state)
+                copy_state(child, state)
+                trick = int(np.uint64(state[PS_TRICK_MASK])) | 1 << card
+                winner = int(apply(child, card))
+                gain = 0
+                if winner >= 0 and winner % 2 == ctx[C_PERSP_SIDE]:
+                    gain = int(game_points(np.uint64(trick))) + (w if ctx[C_JACK] >= 0 and trick >> int(ctx[C_JACK]) & 1
+                                                                 else 0)
+                value[card] = gain + _points_line(child, ctx, w, {})
+            for x in moves:
+                for p in moves:
+                    if x == p:
+                        continue
+                    up = int(_near_u(x, p, value[p], out, int(ctx[C_JACK]), True))
+                    down = int(_near_u(x, p, value[p], out, int(ctx[C_JACK]), False))
+                    if up == INF:
+                        assert down == -INF
+                        continue
+                    related += 1
+                    with_gap += up != value[p]
+                    assert down <= value[x] <= up, (preset, settings, hex(int(out)), x, p, w)
+    assert related > 50 and with_gap > 20  # such pairs really came up, most of them worth different points

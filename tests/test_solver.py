@@ -583,7 +583,7 @@ def test_positions_differing_only_in_low_ranks_share_an_entry() -> None:
 
 @pytest.mark.parametrize("preset,settings", ENDING_RULES)
 def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, settings: list[str]) -> None:
-    """What lets the search pass over a card (`_near_bound`, `_near_u` in `_ending3`): two cards of one hand with
+    """What lets the search pass over a card (`_near_bound`, `_near_u`): two cards of one hand with
     no card out between them in their suit (the trick's cards counted), neither the jack of trump, lead to
     positions whose values (the objective of the two-sided tests, brute force) differ by at most the
     difference of their Game points; at trick boundaries and in the middle of tricks, under every rule of

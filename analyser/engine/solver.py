@@ -83,8 +83,8 @@ and:
 * **near-equivalent cards** (two-sided tests, solves without a node limit): two such cards of
   different Game points lead to positions that differ only in which of them is captured in
   which trick, so their values differ by at most the difference of their points; a card whose
-  bound from a searched one (``_near_bound``; ``_near_u`` in ``_ending3``) lies outside the
-  window is passed over, the quasi-symmetry of Kupferschmid and Helmert's Skat solver.
+  bound from a searched one (``_near_bound``, ``_near_u``) lies outside the window is passed
+  over, the quasi-symmetry of Kupferschmid and Helmert's Skat solver.
 
 A **node limit** lets a caller try an exact solve and give up: with ``ctx[C_NODE_LIMIT] > 0`` a
 solve stops once it has visited that many nodes (``ctx[C_NODES]``, counted from 0 by each call) and
@@ -939,22 +939,6 @@ def _ending4(state, ctx, acc, alpha, beta):
                          (leader & 1) == ctx[C_PERSP_SIDE], state[PS_TRUMP], state[PS_FORBID] != 0,
                          state[PS_VOID_TRUMP] != 0, ctx[C_JACK], ctx[C_W], acc, alpha, beta)
 
-@njit(cache=True, _nrt=False, inline="always")
-def _near_u(x, p, u, out, jack, up):
-    """`_near_bound` in `_ending3`: a bound on the value of card x from card p of the same hand, searched
-    and worth u (an upper bound if `up`, else a lower one; -1 for p: none), when nothing of `out` lies
-    between them in their suit and neither is the jack of trump; INF (or -INF) when there is none."""
-    none = np.int64(INF) if up else np.int64(-INF)
-    if p < 0 or x == jack or p == jack or x // 13 != p // 13:
-        return none
-    lo = min(x, p)
-    hi = max(x, p)
-    if out & cards_above(lo) & ~cards_above(hi) & ~bit(hi):
-        return none
-    gap = abs(GAME_VALUE[x % 13] - GAME_VALUE[p % 13])
-    return np.int64(u + gap) if up else np.int64(u - gap)
-
-
 @njit(cache=True, _nrt=False)
 def _ending3(state, ctx, acc, alpha, beta, first):
     """Mode 1, four players with three cards each at a trick boundary: (value, best lead), the value fail-soft
@@ -983,8 +967,6 @@ def _ending3(state, ctx, acc, alpha, beta, first):
     take0 = bit(first) if first >= 0 else np.uint64(0)
     m0 = h0
     tm0 = suit_mask(trump)
-    # The last two cards searched at each level and their values, for `_near_u` (cards passed over too).
-    p0a, u0a, p0b, u0b = -1, np.int64(0), -1, np.int64(0)
     while m0:
         if m0 & take0:
             c0 = lowest_card(m0 & take0)
@@ -995,11 +977,6 @@ def _ending3(state, ctx, acc, alpha, beta, first):
         m0 &= ~bit(c0)
         if _same_as_next(c0, h0, out, jack) >= 0:
             continue
-        nb = min(_near_u(c0, p0a, u0a, out, jack, True), _near_u(c0, p0b, u0b, out, jack, True))
-        if nb <= max(a0, best0):
-            best0 = max(best0, nb)
-            p0b, u0b, p0a, u0a = p0a, u0a, c0, nb
-            continue
         led = c0 // 13
         top0 = c0 if led == trump else -1
         a1 = max(a0, best0)
@@ -1007,16 +984,10 @@ def _ending3(state, ctx, acc, alpha, beta, first):
         legal1 = legal_mask(h1, led, trump, top0, forbid, void_trump)
         take1 = beaters_of(c0, led, trump)
         m1 = legal1
-        p1a, u1a, p1b, u1b = -1, np.int64(0), -1, np.int64(0)
         while m1:
             c1 = lowest_card(m1 & take1) if m1 & take1 else lowest_card(m1)
             m1 &= ~bit(c1)
             if _same_as_next(c1, legal1, out, jack) >= 0:
-                continue
-            nb = max(_near_u(c1, p1a, u1a, out, jack, False), _near_u(c1, p1b, u1b, out, jack, False))
-            if nb >= min(b0, best1):
-                best1 = min(best1, nb)
-                p1b, u1b, p1a, u1a = p1a, u1a, c1, nb
                 continue
             best_card1, win1 = c0, 0
             if beats(c1, c0, led, trump):
@@ -1027,16 +998,10 @@ def _ending3(state, ctx, acc, alpha, beta, first):
             legal2 = legal_mask(h2, led, trump, top1, forbid, void_trump)
             take2 = beaters_of(best_card1, led, trump) if win1 == 1 else ~beaters_of(best_card1, led, trump)
             m2 = legal2
-            p2a, u2a, p2b, u2b = -1, np.int64(0), -1, np.int64(0)
             while m2:
                 c2 = lowest_card(m2 & take2) if m2 & take2 else lowest_card(m2)
                 m2 &= ~bit(c2)
                 if _same_as_next(c2, legal2, out, jack) >= 0:
-                    continue
-                nb = min(_near_u(c2, p2a, u2a, out, jack, True), _near_u(c2, p2b, u2b, out, jack, True))
-                if nb <= max(a1, best2):
-                    best2 = max(best2, nb)
-                    p2b, u2b, p2a, u2a = p2a, u2a, c2, nb
                     continue
                 best_card2, win2 = best_card1, win1
                 if beats(c2, best_card1, led, trump):
@@ -1047,16 +1012,10 @@ def _ending3(state, ctx, acc, alpha, beta, first):
                 legal3 = legal_mask(h3, led, trump, top2, forbid, void_trump)
                 take3 = beaters_of(best_card2, led, trump) if win2 != 1 else ~beaters_of(best_card2, led, trump)
                 m3 = legal3
-                p3a, u3a, p3b, u3b = -1, np.int64(0), -1, np.int64(0)
                 while m3:
                     c3 = lowest_card(m3 & take3) if m3 & take3 else lowest_card(m3)
                     m3 &= ~bit(c3)
                     if _same_as_next(c3, legal3, out, jack) >= 0:
-                        continue
-                    nb = max(_near_u(c3, p3a, u3a, out, jack, False), _near_u(c3, p3b, u3b, out, jack, False))
-                    if nb >= min(b2, best3):
-                        best3 = min(best3, nb)
-                        p3b, u3b, p3a, u3a = p3a, u3a, c3, nb
                         continue
                     win = 3 if beats(c3, best_card2, led, trump) else win2
                     trick = bit(c0) | bit(c1) | bit(c2) | bit(c3)
@@ -1072,23 +1031,20 @@ def _ending3(state, ctx, acc, alpha, beta, first):
                         best3 = u
                     if best3 <= a3:
                         break
-                    p3b, u3b, p3a, u3a = p3a, u3a, c3, u
                 if best3 > best2:
                     best2 = best3
                 if best2 >= b2:
                     break
-                p2b, u2b, p2a, u2a = p2a, u2a, c2, best3
             if best2 < best1:
                 best1 = best2
             if best1 <= a1:
                 break
-            p1b, u1b, p1a, u1a = p1a, u1a, c1, best2
         if best1 > best0:
             best0 = best1
             best_lead = c0
         if best0 >= b0:
             break
-        p0b, u0b, p0a, u0a = p0a, u0a, c0, best1
+
     return (np.int64(best0) if mine else np.int64(-best0)), best_lead
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1174,31 +1130,46 @@ def _enter(states, moves, frames, tt, ctx, d, alpha, beta):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _near_u(x, p, u, out, jack, up):
+    """A bound on the value (mode 1) of playing card x from card p of the same hand, worth u (an upper
+    bound if `up`, else a lower one; -1 for p: none), when nothing of `out` lies between them in their
+    suit and neither is the jack of trump: the positions after them are the same but for which of the two
+    cards is captured in which trick, so their values differ by at most the difference of their Game
+    points. INF (or -INF) when there is none."""
+    none = np.int64(INF) if up else np.int64(-INF)
+    if p < 0 or x == jack or p == jack or x // 13 != p // 13:
+        return none
+    lo = min(x, p)
+    hi = max(x, p)
+    if out & cards_above(lo) & ~cards_above(hi) & ~bit(hi):
+        return none
+    gap = abs(GAME_VALUE[x % 13] - GAME_VALUE[p % 13])
+    return np.int64(u + gap) if up else np.int64(u - gap)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _near_bound(state, frames, d, card, jack):
-    """Mode 1: a bound on the value of playing `card` at node d from a card of the same hand already
-    searched there that only its Game points tell apart (the next card out above or below it in its suit,
-    neither the jack of trump): the two positions after them are the same but for which of the two cards
-    is captured in which trick, so their values differ by at most the difference of their points. Upper
-    bound if the node maximises, lower if not; INF (or -INF) when there is none."""
+    """Mode 1: a bound on the value of playing `card` at node d (`_near_u`) from the next card out above or
+    below it in its suit, if the mover holds it and it was searched (or passed over) there: upper if the
+    node maximises, lower if not; INF (or -INF) when there is none."""
     maximise = frames[d, F_MAX] == 1
     none = np.int64(INF) if maximise else np.int64(-INF)
     done = np.uint64(frames[d, F_DONE])
     if card == jack or not done:
         return none
-    suit_out = _out_mask(state) & suit_mask(card // 13)
-    pts = GAME_VALUE[card % 13]
+    out = _out_mask(state)
+    suit_out = out & suit_mask(card // 13)
     best = none
     above = suit_out & cards_above(card)
     if above:
         h = lowest_card(above)
-        if h != jack and done & bit(h):
-            b = frames[d, F_VALS + h] + abs(GAME_VALUE[h % 13] - pts) * (1 if maximise else -1)
-            best = b
+        if done & bit(h):
+            best = _near_u(card, h, frames[d, F_VALS + h], out, jack, maximise)
     below = suit_out & ~cards_above(card) & ~bit(card)
     if below:
         h = highest_card(below)
-        if h != jack and done & bit(h):
-            b = frames[d, F_VALS + h] + abs(GAME_VALUE[h % 13] - pts) * (1 if maximise else -1)
+        if done & bit(h):
+            b = _near_u(card, h, frames[d, F_VALS + h], out, jack, maximise)
             if (maximise and b < best) or (not maximise and b > best):
                 best = b
     return best

@@ -1044,7 +1044,6 @@ def _ending3(state, ctx, acc, alpha, beta, first):
             best_lead = c0
         if best0 >= b0:
             break
-
     return (np.int64(best0) if mine else np.int64(-best0)), best_lead
 
 @njit(cache=True, _nrt=False, inline="always")

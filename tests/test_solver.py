@@ -423,10 +423,9 @@ def _points_line(state: np.ndarray, ctx: np.ndarray, w: int, memo: dict[bytes, i
     """Brute force of the objective the two-sided tests search (mode 1): the most card points, the
     jack of trump worth `w` more, that the perspective side captures from here against the other
     (what is to come depends on the hands and the trick only: `memo` keeps it by them)."""
-    from analyser.engine.bits import game_points
-    from analyser.engine.layout import PS_HAND, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_MASK, PS_TRICK_NO
-    from analyser.engine.solver import C_JACK, C_PERSP_SIDE
-    from analyser.engine.state import apply, copy_state, legal
+    from analyser.engine.layout import PS_HAND, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_NO
+    from analyser.engine.solver import C_PERSP_SIDE
+    from analyser.engine.state import legal
 
     if state[PS_TRICK_NO] >= state[PS_N_TRICKS]:
         return 0
@@ -438,18 +437,27 @@ def _points_line(state: np.ndarray, ctx: np.ndarray, w: int, memo: dict[bytes, i
     seat = int(state[PS_TO_PLAY])
     side = seat % 2 if n == 4 else seat
     mask = int(legal(state))
-    values = []
-    for card in (c for c in range(52) if mask >> c & 1):
-        child = np.zeros_like(state)
-        copy_state(child, state)
-        trick = int(np.uint64(state[PS_TRICK_MASK])) | 1 << card
-        winner = int(apply(child, card))
-        gain = 0
-        if winner >= 0 and (winner % 2 if n == 4 else winner) == ctx[C_PERSP_SIDE]:
-            gain = int(game_points(np.uint64(trick))) + (w if ctx[C_JACK] >= 0 and trick >> int(ctx[C_JACK]) & 1 else 0)
-        values.append(gain + _points_line(child, ctx, w, memo))
+    values = [_points_after(state, card, ctx, w, memo) for card in range(52) if mask >> card & 1]
     memo[key] = max(values) if side == ctx[C_PERSP_SIDE] else min(values)
     return memo[key]
+
+
+def _points_after(state: np.ndarray, card: int, ctx: np.ndarray, w: int, memo: dict[bytes, int]) -> int:
+    """`_points_line` after `card` is played: what its trick brings the perspective side, and the rest."""
+    from analyser.engine.bits import game_points
+    from analyser.engine.layout import PS_PLAYERS, PS_TRICK_MASK
+    from analyser.engine.solver import C_JACK, C_PERSP_SIDE
+    from analyser.engine.state import apply, copy_state
+
+    n = int(state[PS_PLAYERS])
+    child = np.zeros_like(state)
+    copy_state(child, state)
+    trick = int(np.uint64(state[PS_TRICK_MASK])) | 1 << card
+    winner = int(apply(child, card))
+    gain = 0
+    if winner >= 0 and (winner % 2 if n == 4 else winner) == ctx[C_PERSP_SIDE]:
+        gain = int(game_points(np.uint64(trick))) + (w if ctx[C_JACK] >= 0 and trick >> int(ctx[C_JACK]) & 1 else 0)
+    return gain + _points_line(child, ctx, w, memo)
 
 
 @pytest.mark.parametrize("preset,players", [("trinidad", 4), ("classic", 4), ("trinidad", 2)])
@@ -589,9 +597,7 @@ def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, sett
     difference of their Game points; at trick boundaries and in the middle of tricks, under every rule of
     following and trumping, w of either sign."""
     from analyser.engine.solver import C_JACK, C_MODE, C_PERSP_SIDE, C_W, INF, _near_u, _out_mask, prepare
-    from analyser.engine.bits import game_points
-    from analyser.engine.layout import PS_TRICK_MASK
-    from analyser.engine.state import apply, copy_state, legal
+    from analyser.engine.state import apply, legal
 
     rules = make_rules(preset, players=4, settings=settings)
     rnd = random.Random(23)
@@ -618,17 +624,8 @@ def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, sett
         out = _out_mask(state)
         for w in (0, rnd.randint(1, 30), -rnd.randint(1, 30)):
             ctx[C_MODE], ctx[C_W], ctx[C_PERSP_SIDE] = 1, w, rnd.randrange(2)
-            value = {}
-            for card in moves:
-                child = np.zeros_like(state)
-                copy_state(child, state)
-                trick = int(np.uint64(state[PS_TRICK_MASK])) | 1 << card
-                winner = int(apply(child, card))
-                gain = 0
-                if winner >= 0 and winner % 2 == ctx[C_PERSP_SIDE]:
-                    gain = int(game_points(np.uint64(trick))) + (w if ctx[C_JACK] >= 0 and trick >> int(ctx[C_JACK]) & 1
-                                                                 else 0)
-                value[card] = gain + _points_line(child, ctx, w, {})
+            memo: dict[bytes, int] = {}
+            value = {card: _points_after(state, card, ctx, w, memo) for card in moves}
             for x in moves:
                 for p in moves:
                     if x == p:

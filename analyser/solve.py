@@ -31,7 +31,8 @@ from .engine.layout import (
 )
 from .engine.search import cards_in_hands, new_play_buffer, start_history
 from .engine.solver import (
-    C_NODE_LIMIT, DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards, solve_value, table_rows,
+    C_ABORTED, C_NODE_LIMIT, C_STOP, DEFAULT_TT_BITS, NO_VALUE, SolverWork, proved_ranges, solve_cards, solve_value,
+    table_rows,
 )
 from .engine.state import apply, init_state, is_over, legal, set_out_of_play
 from .errors import AllFoursError
@@ -98,17 +99,31 @@ class Position:
 class Solution:
     """The solver's answer: the seat to move, the position's value and each legal card's value
     (canonical card names in hand order), all in net points for the mover's side; the nodes the
-    search visited and the seconds it took (the search alone: not loading or compiling)."""
+    search visited and the seconds it took (the search alone: not loading or compiling).
+
+    A search stopped at its time limit (``Solver.solve``'s `seconds`) is not `finished`: `value` is then
+    None, `value_range` and `card_ranges` say what it proved (at least, at most) of the position's value
+    and of every legal card's, and `cards` holds only the cards it solved."""
 
     seat: int
-    value: int
+    value: int | None
     cards: dict[str, int]
     nodes: int = 0
     seconds: float = 0.0
+    finished: bool = True
+    value_range: tuple[int, int] = (0, 0)
+    card_ranges: dict[str, tuple[int, int]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "value": self.value, "cards": dict(self.cards), "nodes": self.nodes,
-                "seconds": round(self.seconds, 6)}
+        answer: dict[str, Any] = {"seat": self.seat, "value": self.value, "cards": dict(self.cards)}
+        if not self.finished:
+            assert self.card_ranges is not None
+            answer["stopped"] = True
+            answer["value_range"] = list(self.value_range)
+            answer["card_ranges"] = {name: list(r) for name, r in self.card_ranges.items()}
+        answer["nodes"] = self.nodes
+        answer["seconds"] = round(self.seconds, 6)
+        return answer
 
 
 # Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, as big as a search
@@ -169,23 +184,29 @@ class Solver:
         _playable(position)
         return int(solve_value(position.state, position.rules.as_array(), *self._args()))
 
-    def solve(self, position: Position, interruptible: bool = False) -> Solution:
+    def solve(self, position: Position, interruptible: bool = False, seconds: float | None = None) -> Solution:
         """The position's value and the value of every legal card of the seat to move. `interruptible`: the
         search runs in a thread of its own (the kernel releases the GIL), so Ctrl-C stops the caller at once
-        instead of when the search ends (a kernel never looks at signals); the thread dies with the process."""
+        instead of when the search ends (a kernel never looks at signals); the thread dies with the process.
+        `seconds`: stop the search after that long (in a thread, as `interruptible`) and answer with what it
+        proved by then (an unfinished `Solution`) if it has not finished."""
         _playable(position)
         values = self.work.values
+        ctx = self.work.ctx
+        ctx[C_STOP] = 0
         args = (position.state, position.rules.as_array(), *self._args(), values)
-        if interruptible:
+        if interruptible or seconds is not None:
             # A daemon thread, not an executor: an executor's thread is joined at exit, which Ctrl-C must not wait for.
             outcome: list[Any] = []
             took: list[float] = []
+            started: list[float] = []
 
             def search() -> None:
                 try:
                     self._compile(args)
                     self.prepare(position)
                     start = time.perf_counter()
+                    started.append(start)
                     outcome.append(int(solve_cards(*args)))
                     took.append(time.perf_counter() - start)
                 except BaseException as err:  # handed to the caller below
@@ -193,21 +214,41 @@ class Solver:
 
             worker = threading.Thread(target=search, daemon=True)
             worker.start()
+            deadline = None
             while worker.is_alive():
-                worker.join(0.2)  # short waits: the main thread sees a signal between two of them
+                worker.join(0.05 if seconds is not None else 0.2)  # short waits: the main thread sees a signal
+                if seconds is not None and took == [] and started and deadline is None:
+                    deadline = started[0] + seconds
+                if deadline is not None and time.perf_counter() >= deadline:
+                    ctx[C_STOP] = 1  # the kernel looks every few thousand nodes, and gives up
             if isinstance(outcome[0], BaseException):
                 raise outcome[0]
             best = outcome[0]
-            seconds = took[0]
+            elapsed = took[0]
         else:
             self._compile(args)
             self.prepare(position)
             start = time.perf_counter()
             best = int(solve_cards(*args))
-            seconds = time.perf_counter() - start
+            elapsed = time.perf_counter() - start
+        if ctx[C_ABORTED]:
+            return self._stopped(position, elapsed)
         cards = {card_name(c): int(values[c]) for c in position.legal_cards()}
         assert all(v != NO_VALUE for v in cards.values())
-        return Solution(seat=position.seat, value=best, cards=cards, nodes=self.nodes, seconds=seconds)
+        return Solution(seat=position.seat, value=best, cards=cards, nodes=self.nodes, seconds=elapsed)
+
+    def _stopped(self, position: Position, seconds: float) -> Solution:
+        """What a stopped `solve_cards` proved: each legal card's range, and the position's (the best card's
+        value lies in the best of the lower and upper bounds)."""
+        lo = np.zeros(52, dtype=np.int64)
+        hi = np.zeros(52, dtype=np.int64)
+        proved_ranges(position.state, self.work.ctx, lo, hi)
+        legal_cards = position.legal_cards()
+        ranges = {card_name(c): (int(lo[c]), int(hi[c])) for c in legal_cards}
+        solved = {name: a for name, (a, b) in ranges.items() if a == b}
+        value_range = (max(a for a, _ in ranges.values()), max(b for _, b in ranges.values()))
+        return Solution(seat=position.seat, value=None, cards=solved, nodes=self.nodes, seconds=seconds,
+                        finished=False, value_range=value_range, card_ranges=ranges)
 
     @property
     def nodes(self) -> int:

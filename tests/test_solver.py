@@ -367,6 +367,28 @@ def test_a_big_solve_says_so_and_stops_at_ctrl_c(solver: Solver) -> None:
     assert out == ""
 
 
+def test_seconds_answer_a_big_solve_with_what_is_proved() -> None:
+    """`solve --seconds S` on a position that takes hours (12 cards in each of four hands) stops after S seconds
+    and says so, with the range proved for the position and each card (text and --json); exit 0."""
+    pack = random.Random(5).sample(range(52), 48)
+    hands = " / ".join(" ".join(card_name(c) for c in pack[12 * s:12 * s + 12]) for s in range(4))
+    text = CliRunner().invoke(app, ["solve", "--hands", hands, "--trump", "S", "--seconds", "0.3"])
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("position: seat 0 to lead to trick 1 of 12")
+    assert re.match(r"stopped after \d+\.\d s \([\d,]+ positions searched\), before the end", lines[1])
+    assert re.match(r"value [+-]\d+( to [+-]\d+)? for seat 0's side", lines[2])
+    assert len(lines) == 3 + 12 and all(re.match(r"  \S\S  [+-]\d+( to [+-]\d+)?( {2}best)?$", x) for x in lines[3:])
+    assert "48 cards are left" not in text.stderr  # the note that it may take hours is for a solve without a limit
+    answer = json.loads(CliRunner().invoke(app, ["solve", "--hands", hands, "--trump", "S", "--seconds", "0.3",
+                                                 "--json"]).stdout)
+    assert answer["stopped"] is True and answer["value"] is None and len(answer["card_ranges"]) == 12
+    lo, hi = answer["value_range"]
+    assert all(a <= b and a <= lo and b <= hi for a, b in answer["card_ranges"].values())
+    bad = CliRunner().invoke(app, ["solve", "--hands", hands, "--trump", "S", "--seconds", "0"])
+    assert bad.exit_code == 2 and "--seconds" in bad.output
+
+
 def test_solve_errors(tmp_path: Path) -> None:
     runner = CliRunner()
     line = logged_deals("trinidad", 4, [], 3)[0]

@@ -105,3 +105,51 @@ def test_prepare_maps_the_rows_a_search_uses_without_changing_the_table() -> Non
     assert prepared._rows_touched == 1 << 16
     solution = prepared.solve(big[0])  # solve() prepares too, before its clock
     assert solution.value == values[0] and solution.nodes > 0
+
+
+def test_a_stopped_solve_says_what_it_proved() -> None:
+    """A solve stopped before its end (here by a node cap, deterministically) answers with ranges that hold:
+    each card's exact value lies in its range, the cards it reports solved have their exact value, and the
+    position's range holds its value; every preset's player counts, at several points of the search."""
+    stopped = 0
+    for preset, players, cards, seed in (("trinidad", 4, 7, 21), ("trinidad", 2, 8, 22), ("classic", 3, 6, 23),
+                                         ("partnership-seven", 4, 6, 24)):
+        for pos in deals(players, cards, 4, seed, preset):
+            exact = Solver(tt_bits=16).solve(pos)
+            assert exact.finished and exact.value_range == (0, 0) and exact.card_ranges is None
+            for fraction in (0.02, 0.3, 0.7, 0.95):
+                capped = Solver(tt_bits=16)
+                capped.work.node_cap = max(1, int(exact.nodes * fraction))
+                got = capped.solve(pos)
+                if got.finished:  # the cap fell after the last node: the whole answer
+                    assert got.value == exact.value and got.cards == exact.cards
+                    continue
+                stopped += 1
+                assert got.value is None and got.card_ranges is not None
+                assert list(got.card_ranges) == list(exact.cards)  # every legal card, in hand order
+                for name, (lo, hi) in got.card_ranges.items():
+                    assert lo <= exact.cards[name] <= hi
+                assert got.cards == {name: v for name, (v, hi) in got.card_ranges.items() if v == hi}
+                assert all(exact.cards[name] == v for name, v in got.cards.items())
+                lo, hi = got.value_range
+                assert lo <= exact.value <= hi
+                answer = got.to_json()
+                assert answer["stopped"] is True and answer["value"] is None
+                assert answer["value_range"] == [lo, hi] and set(answer["card_ranges"]) == set(exact.cards)
+    assert stopped > 40
+
+
+def test_seconds_stop_a_big_solve_with_what_it_proved() -> None:
+    """`Solver.solve(..., seconds=S)` stops a search that would take hours (12 cards in each of four hands) after
+    about S seconds of search and answers with proved ranges; one that finishes in time answers in full."""
+    pos = deals(4, 12, 1, 5)[0]
+    solver = Solver.for_position(pos)
+    got = solver.solve(pos, seconds=0.5)
+    assert not got.finished and got.value is None and got.card_ranges is not None
+    assert 0.5 <= got.seconds < 10 and got.nodes > 0
+    lo, hi = got.value_range
+    assert lo <= hi and all(a <= b <= hi for a, b in got.card_ranges.values())
+    small = deals(4, 4, 1, 5)[0]
+    quick = Solver().solve(small, seconds=30)
+    plain = Solver().solve(small)
+    assert quick.finished and (quick.value, quick.cards) == (plain.value, plain.cards)

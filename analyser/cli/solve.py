@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+if TYPE_CHECKING:
+    from ..solve import Solution
 from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
 
 # More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first.
@@ -41,6 +43,9 @@ def solve(
         "--rules", help="Rule preset with --hands (default trinidad); a log line carries its own.")] = None,
     players: PlayersOpt = None,
     set_: SetOpt = None,
+    seconds: Annotated[Optional[float], typer.Option(
+        "--seconds", min=0.001, help="Stop the search after this many seconds and say what it proved by then: "
+                                     "the least and most the position, and each card, can be worth.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve a position with every hand open: its value under perfect play, and each legal card's.
@@ -81,22 +86,49 @@ def solve(
         position = position_from_hands(rule_set, hands, trump, leader)
     announce_engine()
     held = position.cards_in_hands()
-    if held > BIG_SOLVE:
+    if held > BIG_SOLVE and seconds is None:
         typer.echo(f"note: {held} cards are left in the hands; an exact solve this big can take minutes, with 12 "
-                   "cards in each of 4 hands hours (docs/solver.md: the solver's speed). Ctrl-C stops it; a line cut a trick "
-                   "or two later solves in seconds.", err=True)
+                   "cards in each of 4 hands hours (docs/solver.md: the solver's speed). Ctrl-C stops it; --seconds N "
+                   "says what it proved in N seconds; a line cut a trick or two later solves in seconds.", err=True)
     solver = Solver.for_position(position)
     if solver.work.tt.nbytes >= 1 << 28:
         typer.echo(f"note: its transposition table takes {solver.work.tt.nbytes >> 20} MiB of memory.", err=True)
-    solution = solver.solve(position, interruptible=True)
+    solution = solver.solve(position, interruptible=True, seconds=seconds)
     if json_out:
         typer.echo(json.dumps(solution.to_json()))
         return
     r = position.rules
     whose = f"seat {solution.seat}" if r.sides == r.players else f"seat {solution.seat}'s side (side {position.side})"
     typer.echo(f"position: {position.describe()}")
+    if not solution.finished:
+        show_stopped(solution, whose, r.players)
+        return
     typer.echo(f"value {solution.value:+d} for {whose}: {what_value_means(r.players)}, "
                "under perfect play with every hand open")
     width = max(len(name) for name in solution.cards)
     for name, value in solution.cards.items():
         typer.echo(f"  {name:<{width}}  {value:+d}" + ("  best" if value == solution.value else ""))
+
+
+def show_stopped(solution: Solution, whose: str, players: int) -> None:
+    """A search stopped by --seconds: the ranges it proved, the position's and each card's."""
+    assert solution.card_ranges is not None
+    lo, hi = solution.value_range
+    typer.echo(f"stopped after {solution.seconds:.1f} s ({solution.nodes:,} positions searched), before the end: "
+               "what it proved so far")
+    typer.echo(f"value {between(lo, hi)} for {whose}: {what_value_means(players)}, "
+               "under perfect play with every hand open")
+    width = max(len(name) for name in solution.card_ranges)
+    for name, (a, b) in solution.card_ranges.items():
+        # A card is the best one for sure when the least it is worth is the most any card is worth.
+        best = "  best" if a == hi else ""
+        typer.echo(f"  {name:<{width}}  {between(a, b)}{best}")
+
+
+def between(lo: int, hi: int) -> str:
+    """A proved range in words: "+1", or "-2 to +1".
+
+    >>> between(1, 1), between(-2, 1)
+    ('+1', '-2 to +1')
+    """
+    return f"{lo:+d}" if lo == hi else f"{lo:+d} to {hi:+d}"

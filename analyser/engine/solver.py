@@ -142,10 +142,17 @@ C_W = 14
 C_NODE_LIMIT = 15  # set by the caller: a solve gives up once it has visited this many nodes (0: no limit)
 C_ABORTED = 16     # set by each solve: 1 when it gave up at C_NODE_LIMIT or C_NODE_CAP (its values are then void)
 C_NODE_CAP = 17    # set by the caller: an exact solve (no C_NODE_LIMIT) gives up after this many nodes (0: never)
+C_STOP = 18        # set by another thread while a solve runs: give up soon (checked every STOP_EVERY nodes)
+C_RANGE_LO = 19    # what `value_of` has proved so far of the value it is finding: at least this...
+C_RANGE_HI = 20    # ... and at most this (for a caller that stops it: `proved_ranges`)
+C_CARD = 21        # `solve_cards`: the card whose value `value_of` is finding, -1 when none
 C_HIST = 32       # + card: history heuristic (cut-offs the card caused)
 C_KILLER = C_HIST + 52  # + ply: the lead that last caused a cut-off at that ply, -1
 C_KILLER2 = C_KILLER + MAX_PLIES + 1  # + ply: the one before it (another card), -1
-N_CTX = C_KILLER2 + MAX_PLIES + 1
+C_CARD_LO = C_KILLER2 + MAX_PLIES + 1  # + card: `solve_cards`, what is proved of each card's value: at least...
+C_CARD_HI = C_CARD_LO + 52  # + card: ... and at most (equal once the card is solved)
+N_CTX = C_CARD_HI + 52
+STOP_EVERY = 4096
 
 TT_WORDS = 4      # words per table entry: a bucket of two entries is one cache line
 GEN_SHIFT = 32
@@ -1283,8 +1290,8 @@ def search(states, moves, frames, tt, ctx, root, alpha, beta):
     if limit == 0:
         limit = ctx[C_NODE_CAP]  # stops the exact search where it stands; its moves stay the exact search's
     while True:
-        if limit > 0 and ctx[C_NODES] >= limit:
-            # Out of budget: drop the whole stack. Nothing below the root is stored (only `_leave`
+        if (limit > 0 and ctx[C_NODES] >= limit) or (ctx[C_NODES] % STOP_EVERY == 0 and ctx[C_STOP] != 0):
+            # Out of budget (or told to stop): drop the whole stack. Nothing below the root is stored (only `_leave`
             # stores, and only for nodes whose children were all searched), so the table keeps
             # nothing but bounds that were proved.
             ctx[C_ABORTED] = 1
@@ -1325,6 +1332,7 @@ def mtdf(states, moves, frames, tt, ctx, d, guess):
     ctx[C_MODE] = 0
     lo = np.int64(-INF)
     hi = np.int64(INF)
+    ctx[C_RANGE_LO], ctx[C_RANGE_HI] = bounds(states[d], ctx)
     g = np.int64(guess)
     while lo < hi:
         beta = g + 1 if g == lo else g
@@ -1333,8 +1341,10 @@ def mtdf(states, moves, frames, tt, ctx, d, guess):
             return np.int64(0)
         if g < beta:
             hi = g
+            ctx[C_RANGE_HI] = min(ctx[C_RANGE_HI], g)
         else:
             lo = g
+            ctx[C_RANGE_LO] = max(ctx[C_RANGE_LO], g)
     return g
 
 
@@ -1413,6 +1423,8 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
         return mtdf(states, moves, frames, tt, ctx, d, guess)
     ctx[C_MODE] = 0
     lo, hi = bounds(states[d], ctx)
+    ctx[C_RANGE_LO] = lo
+    ctx[C_RANGE_HI] = hi
     # Tests that fail (the value is below t) are the costly ones, and only the one at the value + 1 is
     # needed: start just below the guess and climb; after a failure drop by two and climb again.
     t = min(max(guess - 1, lo + 1), hi)
@@ -1427,6 +1439,8 @@ def value_of(states, moves, frames, tt, ctx, d, guess):
         else:
             hi = t - 1
             t = t - 2
+        ctx[C_RANGE_LO] = lo
+        ctx[C_RANGE_HI] = hi
         ctx[C_MODE] = 0
         t = min(max(t, lo + 1), hi)
     return lo
@@ -1482,6 +1496,16 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
     legal_cards = legal(state)
     out = _out_mask(state)
     jack = ctx[C_JACK]
+    # What is proved of each card's value, for a caller that stops the search (`proved_ranges`): its
+    # static bounds until it is searched.
+    ctx[C_CARD] = -1
+    m = legal_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - U1
+        copy_state(states[1], state)
+        apply_open(states[1], c)
+        ctx[C_CARD_LO + c], ctx[C_CARD_HI + c] = bounds(states[1], ctx)
     guess = playout_guess(states, moves, ctx, np.int64(0))
     best = np.int64(-INF)
     m = legal_cards
@@ -1492,9 +1516,13 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
             continue
         copy_state(states[1], state)
         apply_open(states[1], c)
+        ctx[C_CARD] = c
         v = value_of(states, moves, frames, tt, ctx, np.int64(1), guess)
         if ctx[C_ABORTED]:
             return np.int64(0)
+        ctx[C_CARD_LO + c] = v
+        ctx[C_CARD_HI + c] = v
+        ctx[C_CARD] = -1
         values[c] = v
         guess = v
         if v > best:
@@ -1505,3 +1533,26 @@ def solve_cards(state, rules, states, moves, frames, tt, ctx, values):
         m &= m - U1
         values[c] = values[representative(c, legal_cards, out, jack)]
     return best
+
+
+@njit(cache=True, _nrt=False)
+def proved_ranges(state, ctx, lo, hi):
+    """After `solve_cards` on `state` was stopped (ctx[C_STOP], a node cap): what it proved of each legal
+    card's value, at least lo[card] and at most hi[card] (equal for a card it solved; NO_VALUE for a card
+    that may not be played). Cards searched as one share the range of the one searched."""
+    legal_cards = legal(state)
+    out = _out_mask(state)
+    jack = ctx[C_JACK]
+    for c in range(52):
+        lo[c] = NO_VALUE
+        hi[c] = NO_VALUE
+    m = legal_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - U1
+        r = representative(c, legal_cards, out, jack)
+        lo[c] = ctx[C_CARD_LO + r]
+        hi[c] = ctx[C_CARD_HI + r]
+        if r == ctx[C_CARD]:
+            lo[c] = max(lo[c], ctx[C_RANGE_LO])
+            hi[c] = min(hi[c], ctx[C_RANGE_HI])

@@ -20,6 +20,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,15 @@ class SolveError(AllFoursError):
         self.reason = reason
         self.event = event
         self.cut = cut
+
+
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `Solver.solve(..., interruptible=True)`: the search was stopped, and `solution` is what it had
+    proved (an unfinished `Solution`)."""
+
+    def __init__(self, solution: Solution) -> None:
+        super().__init__()
+        self.solution = solution
 
 
 @dataclass
@@ -184,12 +194,15 @@ class Solver:
         _playable(position)
         return int(solve_value(position.state, position.rules.as_array(), *self._args()))
 
-    def solve(self, position: Position, interruptible: bool = False, seconds: float | None = None) -> Solution:
+    def solve(self, position: Position, interruptible: bool = False, seconds: float | None = None,
+              progress: Callable[[Solution], None] | None = None, every: float = 1.0) -> Solution:
         """The position's value and the value of every legal card of the seat to move. `interruptible`: the
         search runs in a thread of its own (the kernel releases the GIL), so Ctrl-C stops the caller at once
         instead of when the search ends (a kernel never looks at signals); the thread dies with the process.
         `seconds`: stop the search after that long (in a thread, as `interruptible`) and answer with what it
-        proved by then (an unfinished `Solution`) if it has not finished."""
+        proved by then (an unfinished `Solution`) if it has not finished. `progress` (with `interruptible` or
+        `seconds`): called every `every` seconds of search with what is proved so far (an unfinished `Solution`).
+        Ctrl-C while it searches raises `SolveInterrupted` with what it had proved."""
         _playable(position)
         values = self.work.values
         ctx = self.work.ctx
@@ -200,6 +213,8 @@ class Solver:
             outcome: list[Any] = []
             took: list[float] = []
             started: list[float] = []
+            # An event, not Thread.join: a join that Ctrl-C interrupts can leave the thread looking alive for good.
+            done = threading.Event()
 
             def search() -> None:
                 try:
@@ -211,16 +226,34 @@ class Solver:
                     took.append(time.perf_counter() - start)
                 except BaseException as err:  # handed to the caller below
                     outcome.append(err)
+                finally:
+                    done.set()
 
             worker = threading.Thread(target=search, daemon=True)
             worker.start()
             deadline = None
-            while worker.is_alive():
-                worker.join(0.05 if seconds is not None else 0.2)  # short waits: the main thread sees a signal
-                if seconds is not None and took == [] and started and deadline is None:
-                    deadline = started[0] + seconds
-                if deadline is not None and time.perf_counter() >= deadline:
-                    ctx[C_STOP] = 1  # the kernel looks every few thousand nodes, and gives up
+            report = every
+            try:
+                while not done.wait(0.05 if seconds is not None else 0.2):  # short waits: the main thread sees a signal
+                    if seconds is not None and took == [] and started and deadline is None:
+                        deadline = started[0] + seconds
+                    now = time.perf_counter()
+                    if deadline is not None and now >= deadline:
+                        ctx[C_STOP] = 1  # the kernel looks every few thousand nodes, and gives up
+                    elif progress is not None and started and not outcome and now - started[0] >= report:
+                        report += every
+                        progress(self._stopped(position, now - started[0]))
+            except KeyboardInterrupt:
+                # Ctrl-C loses nothing the search proved: stop it (within milliseconds) and hand that over. Not
+                # while it compiles or maps its table (nothing proved yet, and no quick way to stop those).
+                if not started:
+                    raise
+                ctx[C_STOP] = 1
+                if not done.wait(2.0) or isinstance(outcome[0], BaseException):
+                    raise
+                if ctx[C_ABORTED]:
+                    raise SolveInterrupted(self._stopped(position, time.perf_counter() - started[0])) from None
+                # It had just finished: the whole answer, below.
             if isinstance(outcome[0], BaseException):
                 raise outcome[0]
             best = outcome[0]

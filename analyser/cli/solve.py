@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 if TYPE_CHECKING:
-    from ..solve import Solution
+    from ..solve import Position, Solution
 from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
 
-# More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first.
+# More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first,
+# and then how far it has got (on a terminal every second, else every PROGRESS_LOG seconds).
 BIG_SOLVE = 36
+PROGRESS_LOG = 5.0
 LINE_HELP = "Which line of FILE (numbered as an editor numbers them, blank lines counted)."
 HANDS_HELP = ("A position typed by hand instead of a log: every seat's hand, seat 0 first, separated by / or |, "
               "e.g. \"AS JS 4H / KD 2D 9C / ...\" (all the same size; High, Low and the jack's owner are read "
@@ -55,7 +58,7 @@ def solve(
     points minus the other two's, both taken to play against it). Kicks, the gift and the match target are
     not counted.
     """
-    from ..solve import SolveError, Solver, position_from_hands, position_from_text
+    from ..solve import SolveError, SolveInterrupted, Solver, position_from_hands, position_from_text
 
     if file is not None and hands is not None:
         raise SolveError("give a log FILE or --hands, not both")
@@ -88,12 +91,41 @@ def solve(
     held = position.cards_in_hands()
     if held > BIG_SOLVE and seconds is None:
         typer.echo(f"note: {held} cards are left in the hands; an exact solve this big can take minutes, with 12 "
-                   "cards in each of 4 hands hours (docs/solver.md: the solver's speed). Ctrl-C stops it; --seconds N "
-                   "says what it proved in N seconds; a line cut a trick or two later solves in seconds.", err=True)
+                   "cards in each of 4 hands hours (docs/solver.md: the solver's speed). Ctrl-C stops it (and says what it "
+                   "proved), as --seconds N does after N seconds; a line cut a trick or two later solves in seconds.", err=True)
     solver = Solver.for_position(position)
     if solver.work.tt.nbytes >= 1 << 28:
         typer.echo(f"note: its transposition table takes {solver.work.tt.nbytes >> 20} MiB of memory.", err=True)
-    solution = solver.solve(position, interruptible=True, seconds=seconds)
+    # A big solve says how far it has got on stderr: a line rewritten every second on a terminal, else one
+    # every PROGRESS_LOG seconds.
+    tty = sys.stderr.isatty()
+    shown = [False]
+
+    def progress(sofar: Solution) -> None:
+        lo, hi = sofar.value_range
+        assert sofar.card_ranges is not None
+        text = (f"searching: {sofar.seconds:.0f} s, {sofar.nodes:,} positions, {len(sofar.cards)} of "
+                f"{len(sofar.card_ranges)} cards solved; value {between(lo, hi)} so far")
+        typer.echo(f"\r{text}  " if tty else text, err=True, nl=not tty)
+        shown[0] = True
+
+    big = held > BIG_SOLVE
+    try:
+        solution = solver.solve(position, interruptible=True, seconds=seconds, progress=progress if big else None,
+                                every=1.0 if tty else PROGRESS_LOG)
+    except SolveInterrupted as stop:
+        # What the search proved before Ctrl-C, then "interrupted" and exit 130 as for any command.
+        if shown[0] and tty:
+            typer.echo("", err=True)
+        show(stop.solution, position, json_out)
+        raise KeyboardInterrupt from None
+    if shown[0] and tty:
+        typer.echo("", err=True)
+    show(solution, position, json_out)
+
+
+def show(solution: Solution, position: Position, json_out: bool) -> None:
+    """The answer on stdout: as JSON, or a line for the position and its value and one for each card."""
     if json_out:
         typer.echo(json.dumps(solution.to_json()))
         return
@@ -103,6 +135,7 @@ def solve(
     if not solution.finished:
         show_stopped(solution, whose, r.players)
         return
+    assert solution.value is not None
     typer.echo(f"value {solution.value:+d} for {whose}: {what_value_means(r.players)}, "
                "under perfect play with every hand open")
     width = max(len(name) for name in solution.cards)
@@ -111,7 +144,7 @@ def solve(
 
 
 def show_stopped(solution: Solution, whose: str, players: int) -> None:
-    """A search stopped by --seconds: the ranges it proved, the position's and each card's."""
+    """A search stopped by --seconds or Ctrl-C: the ranges it proved, the position's and each card's."""
     assert solution.card_ranges is not None
     lo, hi = solution.value_range
     typer.echo(f"stopped after {solution.seconds:.1f} s ({solution.nodes:,} positions searched), before the end: "

@@ -391,6 +391,11 @@ def test_seconds_answer_a_big_solve_with_what_is_proved() -> None:
     assert all(a <= b and a <= lo and b <= hi for a, b in answer["card_ranges"].values())
     bad = CliRunner().invoke(app, ["solve", "--hands", hands, "--trump", "S", "--seconds", "0"])
     assert bad.exit_code == 2 and "--seconds" in bad.output
+    # A solve that finishes in time answers as without --seconds.
+    small = ["solve", "--hands", "JS AS 2S / KH QH TH", "--trump", "S", "--players", "2", "--json"]
+    quick = CliRunner().invoke(app, [*small, "--seconds", "30"])
+    assert quick.exit_code == 0 and without_time(json.loads(quick.stdout)) == {"seat": 0, "value": 4,
+                                                                               "cards": {"AS": 4, "JS": 4, "2S": 4}}
 
 
 def test_solve_errors(tmp_path: Path) -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -111,8 +111,8 @@ class Solution:
     (canonical card names in hand order), all in net points for the mover's side; the nodes the
     search visited and the seconds it took (the search alone: not loading or compiling).
 
-    A search stopped at its time limit (``Solver.solve``'s `seconds`) is not `finished`: `value` is then
-    None, `value_range` and `card_ranges` say what it proved (at least, at most) of the position's value
+    A search stopped before its end (``Solver.solve``'s `seconds`, Ctrl-C, a node cap) is not `finished`: `value` is
+    then None, `value_range` and `card_ranges` say what it proved (at least, at most) of the position's value
     and of every legal card's, and `cards` holds only the cards it solved."""
 
     seat: int

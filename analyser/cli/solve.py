@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
+
 if TYPE_CHECKING:
     from ..solve import Position, Solution
-from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
 
 # More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first,
 # and then how far it has got (on a terminal every second, else every PROGRESS_LOG seconds).

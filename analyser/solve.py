@@ -235,7 +235,7 @@ class Solver:
             report = every
             try:
                 while not done.wait(0.05 if seconds is not None else 0.2):  # short waits: the main thread sees a signal
-                    if seconds is not None and took == [] and started and deadline is None:
+                    if seconds is not None and started and deadline is None:
                         deadline = started[0] + seconds
                     now = time.perf_counter()
                     if deadline is not None and now >= deadline:

@@ -111,18 +111,18 @@ def solve(
         shown[0] = True
 
     big = held > BIG_SOLVE
+    interrupted = False
     try:
         solution = solver.solve(position, interruptible=True, seconds=seconds, progress=progress if big else None,
                                 every=1.0 if tty else PROGRESS_LOG)
     except SolveInterrupted as stop:
         # What the search proved before Ctrl-C, then "interrupted" and exit 130 as for any command.
-        if shown[0] and tty:
-            typer.echo("", err=True)
-        show(stop.solution, position, json_out)
-        raise KeyboardInterrupt from None
+        solution, interrupted = stop.solution, True
     if shown[0] and tty:
-        typer.echo("", err=True)
+        typer.echo("", err=True)  # ends the progress line
     show(solution, position, json_out)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def show(solution: Solution, position: Position, json_out: bool) -> None:

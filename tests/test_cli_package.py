@@ -220,3 +220,20 @@ def test_start_up_does_not_load_the_analysis_modules():
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_dash_h_is_help(command: str) -> None:
+    """`allfours -h` and `allfours COMMAND -h` print the same help as `--help`, exit 0."""
+    result = CliRunner().invoke(app, [command, "-h"] if command else ["-h"], terminal_width=100, prog_name="allfours")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Usage: allfours {command}".rstrip() + " ")
+    assert result.stdout == help_text(command)
+    assert "-h, --help" in result.stdout
+
+
+def test_dash_h_from_the_console_script() -> None:
+    result = subprocess.run([sys.executable, "-m", "analyser", "report", "-h"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Usage:") and "-h, --help" in result.stdout

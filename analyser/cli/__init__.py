@@ -129,7 +129,7 @@ EXIT_CODES = ("Exit status: 0 done; 1 failed while working (a log the referee re
 
 app = typer.Typer(cls=AllFoursGroup, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo strategy analyser for the card game All Fours.",
-                  epilog=EXIT_CODES)
+                  epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 def _print_version(given: bool) -> None:

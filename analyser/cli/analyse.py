@@ -38,8 +38,9 @@ def equity_loader(policy: str, equity_dir: Path | None, threads: int | None):
 def analyse(
     file: Annotated[Path, typer.Argument(help="An allfours-log/1 file (see docs/game-log.md): deals from simulate "
                                               "--log or typed by hand, one line per dealer's turn, a match or more.")],
-    seat: Annotated[Optional[list[int]], typer.Option("--seat", min=0, max=3,
-                                                      help="Judge only this seat's decisions (repeat for more).")] = None,
+    seat: Annotated[Optional[list[int]], typer.Option(
+        "--seat", min=0, max=3, help="Judge only this seat's decisions (repeat for more). Default: every seat of a "
+                                     "full log; the seat whose hand a seat's view shows.")] = None,
     side: Annotated[Optional[int], typer.Option("--side", min=0, max=2,
                                                 help="Judge only the decisions of this side's seats.")] = None,
     worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000, help=WORLDS_HELP)] = ANALYSE_WORLDS,
@@ -96,7 +97,7 @@ def analyse(
     except LineError as err:
         if err.reason.startswith("not valid JSON"):  # as replay says it
             fail(f"{file}: line {err.line} is {err.reason}", code=1)
-        fail(f"{file}: {err}", code=1)
+        fail(f"{file}: {err}", code=2 if err.view else 1)  # a seat's view no dealing allows: bad input
     except AnalysisError as err:
         fail(f"{file}: {err}", code=1)
     for p in parsed:
@@ -134,6 +135,21 @@ def _decision_row(d: Any) -> str:
             f"{d.chosen:<5} best {d.best:<5} loss {d.loss:+.2f} {_ci(d.loss_ci95)}  {d.flag or ''}").rstrip()
 
 
+def _view_lines(report: Report) -> list[str]:
+    """What the seats' views (and deals in progress) let the analysis judge: one line for each run of lines
+    that say the same."""
+    from ..analysis.play.analyse import view_words
+
+    said: list[tuple[list[int], str]] = []
+    for line in report.lines:
+        for text in view_words(line):
+            if said and said[-1][1] == text and said[-1][0][-1] == line.line - 1:
+                said[-1][0].append(line.line)
+            else:
+                said.append(([line.line], text))
+    return [(f"line {nums[0]}" if len(nums) == 1 else f"lines {nums[0]}-{nums[-1]}") + text for nums, text in said]
+
+
 def format_report(report: Report) -> str:
     s = report.settings
     t = s.thresholds
@@ -147,6 +163,7 @@ def format_report(report: Report) -> str:
         "and event plays these same deals first)",
         "losses in net points of the deal for the decider's side (its points minus the others')"
         + ("" if first.sides == 2 else "; three players: net points only, no match-win chances"),
+        *_view_lines(report),
         "",
         f"flagged decisions (the lower end of the loss's 95% CI reaches doubtful {t.doubtful:g}, error {t.error:g}, "
         f"blunder {t.blunder:g}):",

@@ -36,6 +36,13 @@ says which); beside it the **result**, what the deal's play
 really gave (High, Low, Jack, Game, net). Result minus luck is what the play of both
 sides made of the cards dealt.
 
+**A seat's view** (``??`` for the cards it did not see, as ``record`` writes it; ``seatview.py``): when every
+hidden card of the deal was played the deal is rebuilt from the plays and analysed as its full log (the same
+analysis of that seat with the same seed); otherwise the view's own seat's decisions are judged over the
+worlds consistent with what it saw, and the other seats' decisions and the luck are not (``view_words`` says
+which and why). Without --seat or --side, a view's own seat is judged. **A deal in progress** (a line with
+``"unfinished": true``, left by ``play`` or ``record``) has its decisions so far judged.
+
 Every decision draws its worlds or deals from its own stream,
 ``SeedSequence(seed, spawn_key=(line, event))``: the same seed gives the same answer
 whatever is analysed with it (one seat, one side, the whole file). ``whatif --log`` draws
@@ -66,6 +73,8 @@ from .cardvalues import BOUNDED, EXACT, Budget, Buffers, CardValues, card_values
 from ..defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from ..bidding.equity import EquityTable
 from .logcuts import Bid, LineDecisions, Play, line_decisions
+from ...referee.views import seats_text
+from .seatview import LineView, view_decisions, view_seat
 from ..stats import Estimate, Z95, estimate
 from ..bidding.whatif import BATCH, OPTIONS, Situation, WhatIfResult, decider_score, run_batch
 
@@ -200,6 +209,10 @@ class LineReport:
     deal_points: list[int]              # per side: kicks, gift, jack bonus
     note: str | None = None
     luck_method: str | None = None      # EXACT (the solver finished within LUCK_NODES) or BOUNDED
+    view: LineView | None = None        # a seat's view (None: a full log)
+    unfinished: bool = False            # a deal in progress: its decisions so far
+    unjudged: str | None = None         # which asked-for decisions the view cannot judge, and why
+    asked: frozenset[int] = frozenset()  # the seats whose decisions were asked for (--seat, --side, the view's)
 
     @property
     def rules(self) -> RuleSet:
@@ -212,7 +225,8 @@ class LineReport:
                 "winner": v.winner if v else None, "decisions": len(self.decisions), "forced": self.forced,
                 "luck": self.luck, "luck_trick": self.luck_trick, "luck_method": self.luck_method,
                 "result": self.result,
-                "deal_points": self.deal_points, "note": self.note}
+                "deal_points": self.deal_points, "note": self.note, "unfinished": self.unfinished,
+                "view": None if self.view is None else {**self.view.to_json(), "not_judged": self.unjudged}}
 
 
 @dataclasses.dataclass
@@ -242,7 +256,7 @@ class Report:
         decisions = [d for line in self.lines if match is None or line.match == match for d in line.decisions]
         out = []
         for seat, side in self.seats():
-            if not self.settings.wanted(_rules_for(self, seat), seat):
+            if not any(seat in line.asked for line in self.lines):
                 continue
             mine = [d for d in decisions if d.seat == seat]
             out.append({"seat": seat, "side": side, **summary(mine, self.settings.thresholds),
@@ -285,11 +299,24 @@ class Report:
                 "deals": [line.to_json() for line in self.lines]}
 
 
-def _rules_for(report: Report, seat: int) -> RuleSet:
-    for line in report.lines:
-        if seat < line.rules.players:
-            return line.rules
-    return report.lines[0].rules  # pragma: no cover
+def view_words(line: LineReport) -> list[str]:
+    """What a seat's view (or a deal in progress) lets the analysis judge, in words, each text to follow
+    "line N" (the text output and the page say the same)."""
+    out = []
+    view = line.view
+    if view is not None:
+        asked = sorted(line.asked)
+        judged = asked if view.whole else [s for s in asked if s == view.seat]
+        said = f": seat {view.seat}'s view" + (
+            "; every card of the other hands was played, so the deal is known whole" if view.whole else "")
+        said += ("; judging " + seats_text(judged) if judged else "; no seat asked for can be judged") + (
+            " (--seat for the others)" if view.whole and asked == [view.seat] else "")
+        if line.unjudged:
+            said += f"; {line.unjudged}"
+        out.append(said)
+    if line.unfinished:
+        out.append(": a deal in progress; its decisions so far are judged")
+    return out
 
 
 def summary(decisions: Iterable[Decision], thresholds: Thresholds) -> dict[str, Any]:
@@ -316,6 +343,22 @@ class ParsedLine:
     number: int
     obj: dict[str, Any]
     facts: LineDecisions
+    view: LineView | None = None   # a seat's view: what it lets the analysis judge (None: a full log)
+    unfinished: bool = False       # a deal in progress (``"unfinished": true``): its decisions so far
+
+    def wanted(self, settings: Settings, seat: int) -> bool:
+        """A decision of `seat` is asked for: by --seat/--side, else every seat of a full log and the view's
+        own seat of a view."""
+        if settings.seats is None and settings.sides is None and self.view is not None:
+            return seat == self.view.seat
+        return settings.wanted(self.facts.rules, seat)
+
+    def judged(self, settings: Settings, d: Bid | Play) -> bool:
+        """Decision `d` is asked for, was made (not the one due where a deal in progress stops) and can be
+        judged from what the line shows."""
+        if not self.wanted(settings, d.seat) or d.chosen is None:
+            return False
+        return self.view is None or self.view.judged(d)
 
 
 def read_log(lines: Iterable[tuple[int, str]]) -> list[ParsedLine]:
@@ -330,11 +373,18 @@ def read_log(lines: Iterable[tuple[int, str]]) -> list[ParsedLine]:
             what = err.msg.removesuffix(" at").rstrip(":")
             raise LineError(number, -1, f"not valid JSON: {what[:1].lower() + what[1:]} at column {err.colno}") \
                 from None
+        unfinished = isinstance(obj, dict) and obj.get("unfinished") is True
+        looks_view = True  # a first deal that tries to be a view, and fails, is a bad view
         try:
-            facts = line_decisions(obj)
+            seat = view_seat(obj)
+            looks_view = seat is not None
+            if seat is None:
+                facts, view = line_decisions(obj, partial=unfinished), None
+            else:
+                facts, view = view_decisions(obj, partial=unfinished)
         except LogError as err:
-            raise LineError(number, err.event, err.reason) from None
-        out.append(ParsedLine(number, obj, facts))
+            raise LineError(number, err.event, err.reason, view=looks_view) from None
+        out.append(ParsedLine(number, obj, facts, view, unfinished))
     if not out:
         raise AnalysisError("no log lines")
     return out
@@ -343,10 +393,11 @@ def read_log(lines: Iterable[tuple[int, str]]) -> list[ParsedLine]:
 class LineError(AnalysisError):
     """A log line refused by the referee: its number, the event (-1: the line itself) and why."""
 
-    def __init__(self, line: int, event: int, reason: str):
+    def __init__(self, line: int, event: int, reason: str, view: bool = False):
         where = f"line {line}" + (f", event {event}" if event >= 0 else "")
         super().__init__(f"{where}: {reason}")
         self.line, self.event, self.reason = line, event, reason
+        self.view = view  # the line is a seat's view (or a first deal that tries to be one)
 
 
 def match_numbers(parsed: list[ParsedLine]) -> list[int]:
@@ -583,12 +634,8 @@ def deal_points(facts: LineDecisions, sides: int) -> list[int]:
 
 def count_work(parsed: list[ParsedLine], settings: Settings) -> int:
     """Decisions to judge (the progress bar's total)."""
-    total = 0
-    for p in parsed:
-        r = p.facts.rules
-        total += sum(settings.wanted(r, b.seat) for b in p.facts.bids)
-        total += sum(settings.wanted(r, q.seat) and len(q.position.legal_cards()) > 1 for q in p.facts.plays)
-    return total
+    return sum(p.judged(settings, d) and (isinstance(d, Bid) or len(d.position.legal_cards()) > 1)
+               for p in parsed for d in p.facts.decisions)
 
 
 def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
@@ -607,7 +654,7 @@ def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
         decisions: list[Decision] = []
         forced = 0
         for d in facts.decisions:
-            if not settings.wanted(rules, d.seat):
+            if not p.judged(settings, d):
                 continue
             if isinstance(d, Bid):
                 decisions.append(judge_bid(p.number, d, rules, settings, table))
@@ -618,7 +665,30 @@ def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
                 decisions.append(judge_card(p.number, d, settings, buffers, table))
             if progress is not None:
                 progress(1)
-        luck, trick, result, note, luck_method = luck_and_result(facts, settings, buffers)
+        luck: list[float] | None
+        note: str | None
+        if p.view is not None and not p.view.whole:
+            luck, trick, result, note, luck_method = None, None, None, (
+                f"luck not computed: seat {p.view.seat}'s view, the hidden hands are not all known"), None
+        elif p.unfinished:
+            luck, trick, result, note, luck_method = None, None, None, "a deal in progress: no luck or result", None
+        else:
+            luck, trick, result, note, luck_method = luck_and_result(facts, settings, buffers)
         reports.append(LineReport(p.number, match, p.obj, facts, decisions, forced, luck, trick, result,
-                                  deal_points(facts, rules.sides), note, luck_method))
+                                  deal_points(facts, rules.sides), note, luck_method, p.view, p.unfinished,
+                                  _unjudged(p, settings),
+                                  frozenset(s for s in range(rules.players) if p.wanted(settings, s))))
     return Report(file, settings, reports, any_win)
+
+
+def _unjudged(p: ParsedLine, settings: Settings) -> str | None:
+    """One line: which decisions and measures of this line the view cannot judge, and why (None: all
+    that were asked for are judged)."""
+    view = p.view
+    if view is None or view.why is None:
+        return None
+    if not view.whole:  # the luck at least is not judged
+        return view.why
+    missed = any(p.wanted(settings, d.seat) and d.chosen is not None and not view.judged(d)
+                 for d in p.facts.decisions)
+    return view.why if missed else None

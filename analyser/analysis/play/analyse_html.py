@@ -22,7 +22,8 @@ from typing import Any
 from ...cards import SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, parse_card
 from ...engine.layout import PS_LED, PS_LEADER, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_NO, PS_TRUMP
 from ...solve import Position
-from .analyse import CLOSE, FLAGS, Decision, LineReport, Report
+from ...referee.reading import HIDDEN
+from .analyse import CLOSE, FLAGS, Decision, LineReport, Report, view_words
 from .logcuts import BID_EVENTS
 
 CSS = """
@@ -107,7 +108,10 @@ def card_html(name: str) -> str:
 
 
 def cards_html(names: list[str]) -> str:
-    return " ".join(card_html(c) for c in names)
+    """Cards as symbols; a hand hidden in a seat's view (``??``) as how many cards it was."""
+    hidden = sum(c == HIDDEN for c in names)
+    shown = " ".join(card_html(c) for c in names if c != HIDDEN)
+    return " ".join(filter(None, [shown, f"({plural(hidden, 'card')} not seen)" if hidden else ""]))
 
 
 def position_html(position: Position) -> str:
@@ -249,6 +253,7 @@ def deal_html(line: LineReport, win: bool, doubtful: float = 0.1) -> str:
             trick = []
         elif kind == "points":
             lines.append(f"<li>side {e['side']} scores {e['n']} for {esc(WHY.get(e['why'], e['why']))}</li>")
+    out += [f'<p class="note">{esc("This line" + text)}.</p>' for text in view_words(line)]
     out.append("<ul>" + "\n".join(lines) + "</ul>")
     if tricks:
         out.append('<table><tr><th>trick</th>' + "".join("<th>card</th>" for _ in range(n))

@@ -115,15 +115,16 @@ class _Recorder(Referee):
         super().play_phase(hands, trump)
 
 
-def line_decisions(obj: Any, cut: bool = False) -> LineDecisions:
+def line_decisions(obj: Any, cut: bool = False, partial: bool = False) -> LineDecisions:
     """Referee a line and list its decisions. With `cut`, the line may stop where a decision is due
-    (a stand/beg, give/run or card): `due` says which, and the last bid or play (chosen None) is it."""
+    (a stand/beg, give/run or card): `due` says which, and the last bid or play (chosen None) is it.
+    With `partial` (a deal in progress), it may stop anywhere: `due` is None where no decision is due."""
     ref = _Recorder(obj)
     verdict = None
     try:
         verdict = ref.run()
     except LogError as err:
-        if not (cut and ref.due is not None and err.event >= len(ref.events)
+        if not ((cut or partial) and ref.due is not None and err.event >= len(ref.events)
                 and err.reason.startswith("the log ends early")):
             raise
     bids = [b for b in ref.bids if b.chosen in BID_EVENTS or b.event >= len(ref.events)]
@@ -148,7 +149,7 @@ def line_decisions(obj: Any, cut: bool = False) -> LineDecisions:
     if verdict is None:
         due = "bid" if ref.due and ("stand" in ref.due or "give" in ref.due) else (
             "card" if ref.due in (("play",), ("trick",)) else None)
-        if due is None:
+        if due is None and not partial:
             want = " or ".join(ref.due or ())
             raise LogError(len(events), f"the line stops where no decision is due (next: {want}); cut it before a "
                                         "stand, beg, give, run or play event")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import click
 import typer
 
 from .options import (
@@ -42,7 +43,12 @@ def default_log() -> Path:
     return folder / f"play-{datetime.date.today().isoformat()}.jsonl"
 
 
+SETTINGS = {"rules": "--rules", "players": "--players", "seat": "--seat", "opponent": "--opponent", "seed": "--seed",
+            "set_": "--set", "coach": "--coach"}
+
+
 def play(
+    ctx: typer.Context,
     rules: RulesOpt = Preset.trinidad,  # type: ignore[attr-defined]
     players: PlayersOpt = None,
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0 to players-1).")] = 0,
@@ -59,6 +65,9 @@ def play(
     coach: Annotated[CoachMode, typer.Option(
         "--coach", help="After each of your bids and cards: mistakes (say what was better when analyse would flag "
                         "it an error or a blunder), all (a word on every decision) or off.")] = CoachMode.mistakes,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the match left in the middle of a deal in --log: the same deal from where you "
+                         "left it, the same score, seed, seat, opponent and coach (taken from the log).")] = False,
 ) -> None:
     """Play one match against the computer, with a coach. The table shows the score, the turn-up and trump,
     your hand, the trick so far and the last trick; you answer with a card (10h, th, t♥, or its number in your
@@ -67,42 +76,78 @@ def play(
 
     Each finished deal is appended to the log (every hand), which replay, analyse and hint read. After the
     match: the result, your points and your costliest decisions. Through a pipe it reads one answer per line
-    and prints plain text; end of input saves the finished deals and exits 0; Ctrl-C saves them and exits 130.
+    and prints plain text.
+
+    q, end of input (exit 0) and Ctrl-C (exit 130) keep the finished deals and the deal in progress, as the
+    log's last line; `allfours play --resume --log FILE` goes on from the card where you stopped, as the match
+    would have gone on.
     """
     from ..errors import AllFoursError
-    from ..table.play import Game, Leave, Options
+    from ..table.play import Game, Leave, Options, open_resume
     from ..table.record import EndOfInput, TableIO
+    from ..table.resume import ResumeError
     from ..table.screen import Style
 
-    ruleset = build_rules(rules, players, set_)
-    if seat >= ruleset.players:
-        fail(f"--seat {seat}: the rules have seats 0 to {ruleset.players - 1} ({ruleset.players} players)")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "little") % 1_000_000
-    path = log if log is not None else default_log()
+    resumed = None
+    if resume:
+        given = [flag for name, flag in SETTINGS.items()
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            fail(f"--resume takes the match's settings from the log: leave out {', '.join(given)}")
+        path = log if log is not None else default_log()
+        try:
+            options, resumed = open_resume(path)
+        except ResumeError as err:
+            fail(str(err))
+    else:
+        ruleset = build_rules(rules, players, set_)
+        if seat >= ruleset.players:
+            fail(f"--seat {seat}: the rules have seats 0 to {ruleset.players - 1} ({ruleset.players} players)")
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "little") % 1_000_000
+        path = log if log is not None else default_log()
+        options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)
     read, interactive = answer_reader()
 
     colour = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)
     try:
-        game = Game(TableIO(read, typer.echo, interactive), options, Style(colour))
+        game = Game(TableIO(read, typer.echo, interactive), options, Style(colour), resumed)
     except AllFoursError as err:
         fail(str(err))
     announce_engine()
+
+    def keep() -> None:
+        """The deal in progress kept as the log's last line, and how to go on with it."""
+        try:
+            game.keep_deal()
+        except AllFoursError as why:
+            typer.echo(f"the deal in progress could not be kept: {why}", err=True)
+        if interactive:
+            typer.echo()
+
+    def go_on(err: bool = False) -> None:
+        command = game.resume_command()
+        if command:
+            typer.echo(f"To go on with it: {command}", err=err)
+
     try:
         game.run()
     except EndOfInput:
-        if interactive:
-            typer.echo()
+        keep()
         typer.echo(f"end of input: {game.saved_words()}")
+        go_on()
     except Leave:
+        keep()
         typer.echo(f"You leave the match: {game.saved_words()}.")
+        go_on()
         if game.saved:
             typer.echo(f"Its analysis as a web page: {game.analysis_command()}")
     except KeyboardInterrupt:
-        if interactive:
-            typer.echo()
+        keep()
         typer.echo(f"interrupted: {game.saved_words()}", err=True)
+        go_on(err=True)
         raise typer.Exit(130) from None
+    except ResumeError as err:  # a resumed deal that does not play out as saved: nothing was written
+        fail(str(err))
     except AllFoursError as err:  # the log could not be written after all
         fail(f"{err}; {game.saved_words()}", code=1)

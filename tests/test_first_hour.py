@@ -220,7 +220,7 @@ def test_whatif_prints_the_score_back_and_answers_in_a_sentence():
     text = runner.invoke(app, args + ["--explain"])
     assert text.exit_code == 0, text.output
     lines = text.stdout.splitlines()
-    assert "score 10:12, eldest's side first (your side has 12)" in lines[0]
+    assert "score: you 12, the eldest 10 (to 14)" in lines[0]  # --score 10:12 is the eldest's side first
     assert re.fullmatch(r"(Give|Run): with this hand (giving one|running the cards) wins the match about \d+\.\d% of "
                         r"the time, (giving one|running the cards) \d+\.\d%\.|Too close to call: .*", lines[1])
     assert "P(really best)" not in text.stdout and " SE" not in text.stdout and "How: 1,000 deals" in text.stdout

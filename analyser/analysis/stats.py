@@ -49,6 +49,24 @@ def percent(x: float, signed: bool = False) -> str:
     return f"{100 * x:+.1f}%" if signed else f"{100 * x:.1f}%"
 
 
+def probability(p: float) -> str:
+    """A probability for people, never in exponent form: 48%, 5%, 99.5%, 0.4%; past 99.99% "above 99.99%",
+    under 0.01% "below 0.01%" (near 0% or 100% with the first digit that tells it from them).
+
+    >>> [probability(p) for p in (0.48, 0.05, 0.96, 0.995, 0.9999, 0.99995, 1.0, 0.0036, 0.0001, 0.00004, 0.0)]
+    ['48%', '5%', '96%', '99.5%', '99.99%', 'above 99.99%', 'above 99.99%', '0.4%', '0.01%', 'below 0.01%', 'below 0.01%']
+    """
+    if p > 0.9999:
+        return "above 99.99%"
+    if p < 0.0001:
+        return "below 0.01%"
+    if 0.1 <= p <= 0.9:
+        return f"{100 * p:.0f}%"
+    near = 100 * min(p, 1 - p)  # the distance from 0% or 100%, in percent: its first significant digit
+    decimals = min(2, max(0, -math.floor(math.log10(near))))
+    return f"{100 * p:.{decimals}f}%"
+
+
 def percent_ci(low: float, high: float, signed: bool = False) -> str:
     """A rate's 95% CI in the style of `percent`: ``[64.0%, 96.0%]``."""
     return f"[{percent(low, signed)}, {percent(high, signed)}]"

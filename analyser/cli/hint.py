@@ -136,7 +136,7 @@ def bid(decision: Any, policy: str, equity_dir: Path | None, seed: int, threads:
         json_out: bool) -> None:
     """The bid due (stand/beg or give/run): the paired rollouts of ``whatif --hand``, at the deal's score."""
     from ..analysis.bidding.whatif import MAX_DEALS
-    from ..table.hint import bid_hint, bid_text
+    from ..table.hint import bid_hint, bid_table, bid_text
 
     rules = decision.rules
     table = load_equity(rules, policy, equity_dir, threads)[0] if rules.sides == 2 else None
@@ -144,6 +144,6 @@ def bid(decision: Any, policy: str, equity_dir: Path | None, seed: int, threads:
         res = bid_hint(decision, policy, seed, table, threads=threads, progress=bar.advance)
     if json_out:
         typer.echo(json.dumps({**res.to_json(), "kind": "bid", "seat": decision.seat, "role": res.situation.seat,
-                               "exact": False, "inference": "none"}))
+                               "exact": False, "inference": "none", "table": bid_table(res, decision)[0]}))
     else:
         typer.echo(bid_text(res, decision, explain))

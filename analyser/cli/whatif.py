@@ -13,13 +13,13 @@ from ..analysis.defaults import WHATIF_BATCH as BATCH, WHATIF_MAX_DEALS as MAX_D
 from ..analysis.defaults import WHATIF_STOP_Z as STOP_Z
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 
-from ..analysis.stats import percent as rate, percent_ci as rate_ci
+from ..analysis.stats import percent as rate, percent_ci as rate_ci, probability as percent
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.whatif import WhatIfResult
 from .options import (
     ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail, log_lines, print_json, progress_bar, score_text, load_equity,
+    announce_engine, build_rules, check_output, fail, log_lines, print_json, progress_bar, load_equity,
     writing,
 )
 
@@ -37,13 +37,6 @@ class WinBy(str, enum.Enum):
     auto = "auto"
     table = "table"
     playout = "playout"
-
-
-def percent(p: float) -> str:
-    """A probability for people: 48%, 0.4%, "above 99.99%"."""
-    if p >= 0.9999:
-        return "above 99.99%"
-    return f"{100 * p:.0f}%" if 0.1 <= p <= 0.9 else f"{100 * p:.2g}%"
 
 
 def sentence(res: WhatIfResult) -> str:
@@ -88,18 +81,25 @@ def explanation(res: WhatIfResult) -> list[str]:
     return lines
 
 
-def format_result(res: WhatIfResult, explain: bool = False) -> str:
+def shipped_table(res: WhatIfResult) -> tuple[dict | None, str | None]:
+    """What the shipped strategy says for the what-if's hand (``"table"`` of --json) and, where the settled
+    what-if (better with probability SURE) differs from it or from the strategy card, the sentence that says so."""
+    from ..analysis.bidding.shipped import for_result
+
+    return for_result(res, res.p_best >= SURE, res.situation.score_words())
+
+
+def format_result(res: WhatIfResult, explain: bool = False, table_line: str | None = None) -> str:
     sit = res.situation
     from ..cards import card_name
 
-    yours = sit.score[0]
-    whose = "you have" if sit.rules.sides == 3 else "your side has"
     lines = [
         (f"{sit.rules.preset}, {sit.rules.players} players; the {sit.seat} holds "
          f"{' '.join(card_name(c) for c in sit.hand)}, turn-up {card_name(sit.turnup)}"
          + ("; the eldest begged" if sit.seat == "dealer" else "") +
-         f"; {score_text(sit.eldest_first())} ({whose} {yours}); policy {res.policy}"),
+         f"; score: {sit.score_words()} (to {sit.rules.target}); policy {res.policy}"),
         sentence(res),
+        *([table_line] if table_line else []),
         "",
         f"{'option':<12} {'net points':>9}  {'95% CI':<18} {'P(win match)':>12}  {'95% CI':<16}",
     ]
@@ -257,10 +257,11 @@ def print_situation(res: WhatIfResult, explain: bool, json_out: bool, extra: dic
         from ..analysis.play.analyse import bid_judgement
 
         extra["analyse"] = bid_judgement(res, extra["chosen"], ANALYSE_BID_DEALS)
+    table, said = shipped_table(res)
     if json_out:
-        print_json({**res.to_json(), **(extra or {})})
+        print_json({**res.to_json(), "table": table, **(extra or {})})
         return
-    text = format_result(res, explain)
+    text = format_result(res, explain, said)
     if header:
         text = "\n".join(header) + "\n" + text
     if extra is not None and extra.get("chosen") is not None:
@@ -396,6 +397,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     by_side = [int(position.state[PS_SCORE + s]) for s in range(rules.sides)]
     first = rules.side_of(eldest)
     score = [by_side[(first + k) % rules.sides] for k in range(rules.sides)]
+    from ..analysis.bidding.whatif import score_words
     best = values.best
     cards = values.to_json()
     for name, item in cards.items():
@@ -419,7 +421,8 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         "its own points minus the other two players' together, both taken to play against it")
     ranked = sorted(range(len(values.cards)), key=lambda j: -values.values[:, j].mean())
     lines = [f"{where}, event {at}: {position.describe()}; {left} cards left in the hands",
-             f"seat {seat} holds {' '.join(hand)}; {score_text(score)}, as play started",
+             f"seat {seat} holds {' '.join(hand)}; score as play started, from seat {seat}'s chair: "
+             f"{score_words(rules, by_side, seat)} (to {rules.target})",
              f"Play {card_name(best)}: over {worlds} worlds consistent with what seat {seat} has seen, each solved "
              f"with every hand open, it nets {values.ev(values.best_index).mean:+.2f} points this deal ({whose})"
              + (f"; the next best, {values.names[ranked[1]]}, {values.ev(ranked[1]).mean:+.2f}" if len(ranked) > 1

@@ -27,6 +27,7 @@ from ..cards import parse_card
 from ..gamelog import dumps
 from ..rules import RuleSet
 from .hint import pretty
+from ..analysis.bidding.whatif import score_words
 
 COACH_MODES = ("off", "mistakes", "all")
 COSTLIEST = 5  # decisions listed after the match
@@ -52,6 +53,7 @@ class Coach:
         self.mode = mode
         self.settings = Settings(seed=seed, thresholds=thresholds, seats=frozenset([seat]))
         self.buffers = Buffers()
+        self.bids: dict[tuple[int, int], Bid] = {}  # the bids judged, by (line, event): the table's word on them
 
     @property
     def thresholds(self) -> Thresholds:
@@ -64,6 +66,7 @@ class Coach:
         due = facts.decisions[-1]
         if isinstance(due, Bid):
             bid = dataclasses.replace(due, chosen=str(chosen))
+            self.bids[(number, bid.event)] = bid
             return judge_bid(number, bid, self.rules, self.settings, None)
         if len(due.position.legal_cards()) < 2:
             return None
@@ -79,9 +82,26 @@ class Coach:
         """What the coach says about decision `d`, by its mode (None: nothing)."""
         if d is None or self.mode == "off":
             return None
-        if self.mode == "mistakes":
-            return verdict_words(d) if d.flag in SPOKEN else None
-        return verdict_words(d)
+        if self.mode == "mistakes" and d.flag not in SPOKEN:
+            return None
+        said = self.table_words(d)
+        return verdict_words(d) + (f" {said}" if said else "")
+
+    def table_words(self, d: Decision) -> str | None:
+        """Where the player's bid was the strategy card's (or the shipped table's) and playing this hand out
+        settles that the other bid was better: the sentence that says so, and why where it can tell."""
+        bid = self.bids.get((d.line, d.event))
+        if bid is None or d.kind != "bid" or d.best is None or d.best == d.chosen or not d.loss_ci95 \
+                or d.loss_ci95[0] <= 0:
+            return None
+        from ..analysis.bidding.shipped import disagreement, lookup
+
+        n = self.rules.players
+        eldest = bid.seat if bid.role == "eldest" else (bid.seat + 1) % n  # the score the eldest's side first
+        by_eldest = tuple(bid.score[self.rules.side_of((eldest + k) % n)] for k in range(self.rules.sides))
+        answer = lookup(self.rules, bid.role, bid.hand, bid.turnup, by_eldest)
+        return disagreement(answer, d.best, bid.hand, bid.turnup, self.rules,
+                            score_words(self.rules, list(bid.score), bid.seat))
 
 
 def show(d: Decision, option: str | None) -> str:

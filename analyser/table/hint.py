@@ -202,15 +202,22 @@ def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equi
 # --- a bid -------------------------------------------------------------------------------------------------------
 
 
-def bid_situation(decision: Decision) -> Situation:
-    """The what-if's view of a bid: the seat's six cards, the turn-up and the score as the deal began, its side
-    first (the points of void deals earlier in the line included; the turn-up's kick is the rollout's)."""
+def deal_score(decision: Decision) -> list[int]:
+    """The score by side as the deal began (the points of void deals earlier in the line included)."""
     entry, built = decision.entry, decision.built
-    rules = entry.rules
     by_side = list(entry.score_before)
     earlier = built.points[:len(built.points) - built.new_points]
     for side, n, _ in earlier:
         by_side[side] += n
+    return by_side
+
+
+def bid_situation(decision: Decision) -> Situation:
+    """The what-if's view of a bid: the seat's six cards, the turn-up and the score as the deal began, its side
+    first (the points of void deals earlier in the line included; the turn-up's kick is the rollout's)."""
+    entry = decision.entry
+    rules = entry.rules
+    by_side = deal_score(decision)
     role = decision.role or "eldest"
     decider = entry.eldest if role == "eldest" else entry.dealer
     score: tuple[int, ...]
@@ -224,6 +231,38 @@ def bid_situation(decision: Decision) -> Situation:
 
 
 # --- words -------------------------------------------------------------------------------------------------------
+
+
+def who_is_who(rules: RuleSet, seat: int) -> str:
+    """Which seat is the player's, who is partner, left and right, and which way play goes, in one line (seats
+    are numbered in play order: the seat after yours plays after you, and sits on your left).
+
+    >>> from analyser.rules import make_rules
+    >>> who_is_who(make_rules("trinidad"), 0)
+    'you are seat 0; seat 1, on your left, plays after you; seat 2, facing you, is your partner; seat 3, on your right, plays before you'
+    >>> who_is_who(make_rules("classic", 3), 2)
+    'you are seat 2; seat 0, on your left, plays after you; seat 1, on your right, plays before you; no partners: each plays alone'
+    >>> who_is_who(make_rules("classic", 2), 1)
+    'you are seat 1; seat 0, facing you, is your opponent: you play in turn; no partner'
+    """
+    n = rules.players
+    after, before = (seat + 1) % n, (seat - 1) % n
+    if n == 2:
+        return f"you are seat {seat}; seat {after}, facing you, is your opponent: you play in turn; no partner"
+    parts = [f"you are seat {seat}", f"seat {after}, on your left, plays after you"]
+    if n == 4:
+        parts.append(f"seat {(seat + 2) % 4}, facing you, is your partner")
+    parts.append(f"seat {before}, on your right, plays before you")
+    if n == 3:
+        parts.append("no partners: each plays alone")
+    return "; ".join(parts)
+
+
+def seat_score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], seat: int) -> str:
+    """The score named by side from `seat`'s chair, and the target: ``your side 6, theirs 11 (to 14)``."""
+    from ..analysis.bidding.whatif import score_words
+
+    return f"{score_words(rules, [int(x) for x in by_side], seat)} (to {rules.target})"
 
 
 def _ci(e: Estimate) -> str:
@@ -266,8 +305,10 @@ def where_text(decision: Decision) -> str:
     so_far = ", ".join(f"seat {trick.seat(k, walk.n)} {pretty(c)}" for k, c in enumerate(trick.cards))
     own = set(decision.entry.hands[seat]) - set(decision.entry.discards.get(seat, [])) - set(walk.cards)
     hand = " ".join(pretty(c) for c in sorted(own, key=lambda c: (suit_of(c), -c)))
+    rules = decision.rules
     return (f"seat {seat} to play to trick {walk.number}" + (f" after {so_far}" if so_far else ", leading")
-            + f"; holds {hand}; trump {SUIT_SYMBOLS[decision.built.trump]}")
+            + f"; holds {hand}; trump {SUIT_SYMBOLS[decision.built.trump]}; score as play began: "
+            + seat_score_words(rules, decision.built.score[:rules.sides], seat) + "\n" + who_is_who(rules, seat))
 
 
 def _interval(e: Estimate) -> str:
@@ -354,14 +395,31 @@ def bid_sentence(res: Any) -> str:
     return f"{names[best].capitalize()}: {ahead} {ci}, {over}."
 
 
+def bid_settled(res: Any) -> bool:
+    """Whether the bid's answer is settled: the 95% CI of the better option's lead (by the hint's measure)
+    leaves out 0."""
+    return bool(res.difference(res.measure).ci95[0] > 0)
+
+
+def bid_table(res: Any, decision: Decision) -> tuple[dict[str, Any] | None, str | None]:
+    """What the shipped strategy says for the bid's hand (``"table"`` of --json) and, where the settled answer
+    differs from it or from the strategy card, the sentence that says so."""
+    from ..analysis.bidding.shipped import for_result
+
+    words = seat_score_words(decision.rules, deal_score(decision), decision.seat)
+    return for_result(res, bid_settled(res), words)
+
+
 def bid_text(res: Any, decision: Decision, explain: bool = False) -> str:
     """The bid hint as text: the sentence, the situation, then both options."""
     sit = res.situation
     hand = " ".join(pretty(c) for c in sorted(sit.hand, key=lambda c: (suit_of(c), -c)))
-    yours = sit.score[0]
-    lines = [bid_sentence(res),
+    said = bid_table(res, decision)[1]
+    lines = [bid_sentence(res), *([said] if said else []),
              f"seat {decision.seat}, the {sit.seat}" + (" (the eldest begged)" if sit.seat == "dealer" else "")
-             + f", holds {hand}; the turn-up is {pretty(sit.turnup)}; your side has {yours} of {sit.rules.target}",
+             + f", holds {hand}; the turn-up is {pretty(sit.turnup)}; score: "
+             + seat_score_words(sit.rules, deal_score(decision), decision.seat),
+             who_is_who(sit.rules, decision.seat),
              "", f"{'option':<8}{'net points':>11}  {'95% CI':<16}" + (f"{'match win':>10}  95% CI" if
                                                                         res.measure == "win" else "")]
     for j, name in enumerate(res.names):

@@ -95,6 +95,15 @@ class Situation:
         """The score the eldest's side first, the dealer's last (as ``--score`` gives it)."""
         return tuple(int(x) for x in self.side_scores()[:self.rules.sides])
 
+    def score_words(self) -> str:
+        """The score named by side from the decider's chair: ``your side 6, theirs 11``; ``you 6, the dealer
+        11``; ``you 3, the next player 5, the dealer 1``."""
+        n = self.rules.players
+        names = {0: "the eldest", n - 1: "the dealer"}
+        if n == 3:
+            names[1] = "the player after the eldest"
+        return score_words(self.rules, [int(x) for x in self.side_scores()], self.decider, lambda s: names[s])
+
     def known_deck(self) -> tuple[np.ndarray, np.ndarray]:
         """Deck positions the decider knows (-1 elsewhere) and the unknown cards."""
         n = self.rules.players
@@ -104,6 +113,24 @@ class Situation:
         known[6 * n] = self.turnup
         rest = np.array(sorted(set(range(52)) - set(self.hand) - {self.turnup}), dtype=np.int64)
         return known, rest
+
+
+def score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], me: int,
+                name: Callable[[int], str] = lambda s: f"seat {s}") -> str:
+    """A score (`by_side`, side numbers) named from seat `me`'s chair: with partners ``your side 6, theirs 11``;
+    two players ``you 6, seat 1 11``; three ``you 3, seat 1 5, seat 2 1`` (the others in play order after you),
+    `name` naming the other seats.
+
+    >>> from analyser.rules import make_rules
+    >>> score_words(make_rules("trinidad"), [6, 11], 3), score_words(make_rules("classic", 3), [3, 5, 1], 2)
+    ('your side 11, theirs 6', 'you 1, seat 0 3, seat 1 5')
+    """
+    n = rules.players
+    mine = rules.side_of(me)
+    if n == 4:
+        return f"your side {by_side[mine]}, theirs {by_side[1 - mine]}"
+    others = [(me + k) % n for k in range(1, n)]
+    return ", ".join([f"you {by_side[mine]}"] + [f"{name(s)} {by_side[rules.side_of(s)]}" for s in others])
 
 
 def parse_score(text: str, rules: RuleSet) -> tuple[int, ...]:

@@ -89,7 +89,7 @@ def test_the_table_is_read_at_the_score_where_the_edition_has_it_else_at_0_0():
 def test_whatif_says_where_this_hand_played_out_leaves_the_card(hand, turnup, cls, why):
     out = whatif(hand, turnup).splitlines()
     assert out[1].startswith("Beg: ")
-    assert out[2].startswith(f"The strategy card says stand with one trump, ") and f"(class {cls}); this hand, " \
+    assert out[2].startswith("The strategy card says stand with one trump, ") and f"(class {cls}); this hand, " \
         "played out, begs: the card is a rule for the whole class, and what sets this hand apart is: " in out[2]
     assert why in out[2]
     data = json.loads(whatif(hand, turnup, "--json"))

@@ -14,6 +14,7 @@ from .cards import suit_of
 from .engine.deal import kick_points
 from .referee import HIDDEN, Verdict
 from .rules import KICKS, RuleSet, rules_from_log
+from .seats import play_order_text, seating_text, side_scores
 from .vocabulary import BID_EVENTS
 
 GAME_VALUE = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
@@ -134,12 +135,31 @@ def account(obj: dict[str, Any], verdict: Verdict, line: int | None = None) -> d
                     entries.append({"kind": "note", "text": f"Game: tied at {max(totals)} card points "
                                                             f"(game_tie={rules.game_tie}): nobody scores it"})
     emit(len(events))
-    return {
+    if plays:  # a deal in progress stops in the middle of a trick
+        entries.append({"kind": "open-trick", "number": trick_no + 1, "leader": leader,
+                        "plays": [{"seat": s, "card": card_name(c)} for s, c in plays]})
+    out = {
         "line": line, "rules": rules.as_log_dict(), "players": n, "sides": rules.sides, "dealer": dealer,
         "eldest": eldest, "seat": verdict.seat, "score_before": list(obj["score_before"]),
         "score_after": list(verdict.score_after), "winner": verdict.winner, "entries": entries,
         "unchecked": list(verdict.unchecked),
     }
+    if obj.get("unfinished") is True:  # a deal in progress (play and record keep one): where it stops
+        resume: dict[str, Any] = obj["resume"] if isinstance(obj.get("resume"), dict) else {}
+        out["unfinished"] = True
+        out["due"] = due_words(resume.get("due"))
+    return out
+
+
+def due_words(due: Any) -> str:
+    """What is due where a deal in progress stops (its ``resume.due``), in words."""
+    if not isinstance(due, dict):
+        return "the next step"
+    kind, seat, role = due.get("kind"), due.get("seat"), due.get("role")
+    words = {"hand": f"seat {seat}'s hand", "turnup": "a turn-up", "bid": f"the {role}'s bid (seat {seat})",
+             "more": f"seat {seat}'s cards from the run", "bunch": "the bunching vote",
+             "discard": f"seat {seat}'s discard", "card": f"seat {seat}'s card"}
+    return words.get(str(kind), "the next step")
 
 
 def hand_text(names: list[str] | None, size: int) -> str:
@@ -158,8 +178,9 @@ def _symbol(name: str) -> str:
     return card_symbol(parse_card(name))
 
 
-def _score(score: list[int]) -> str:
-    return ":".join(map(str, score))
+def _score(rules: RuleSet, score: list[int], seat: int | None, short: bool = False) -> str:
+    """A score named by side (a view's from its seat: ``your side 6, theirs 11``), never a bare ``6:11``."""
+    return side_scores(rules, score, seat, short)
 
 
 def account_text(acc: dict[str, Any]) -> str:
@@ -167,14 +188,16 @@ def account_text(acc: dict[str, Any]) -> str:
     rules = rules_from_log(acc["rules"])
     n, seat = acc["players"], acc["seat"]
     head = f"line {acc['line']}: " if acc["line"] is not None else ""
-    order = "side 0 first" if n == 4 else "seat 0 first"
     out = [f"{head}{rules.preset}, {n} players, to {rules.target}; seat {acc['dealer']} deals, "
            f"seat {acc['eldest']} is the eldest"]
     if n == 4:
         out.append("sides: side 0 = seats 0 and 2, side 1 = seats 1 and 3")
     if seat is not None:
-        out.append(f"seat {seat}'s view: the other seats' cards are hidden until played")
-    out.append(f"score before: {_score(acc['score_before'])} ({order})")
+        out.append(f"seat {seat}'s view: the other seats' cards are hidden until played; "
+                   f"{seating_text(n, seat)}")
+    else:
+        out.append(play_order_text(n))
+    out.append(f"score before: {_score(rules, acc['score_before'], seat)}")
 
     def hands(entry: dict[str, Any]) -> None:
         for s in range(n):
@@ -209,17 +232,24 @@ def account_text(acc: dict[str, Any]) -> str:
             who = f"seat {entry['winner']}" + (f" (side {entry['side']})" if n == 4 else "")
             best = next(_symbol(p["card"]) for p in entry["plays"] if p["seat"] == entry["winner"])
             out.append(f"trick {entry['number']}: {cards}; {who} wins with {best}, {entry['card_points']} card points")
+        elif kind == "open-trick":
+            cards = ", ".join(f"seat {p['seat']} {_symbol(p['card'])}" for p in entry["plays"])
+            out.append(f"trick {entry['number']} so far: {cards}")
         elif kind == "card-points":
             totals = ", ".join(f"{side_word(rules, s)} {t}" for s, t in enumerate(entry["totals"]))
             out += [f"card points for Game: {totals}", "", "points for the deal:"]
         elif kind == "points":
             out.append(f"  {WHY_WORDS[entry['why']]}: {side_word(rules, entry['side'])} scores {entry['n']} "
-                       f"({entry['reason']}); score {_score(entry['score'])}")
+                       f"({entry['reason']}); score: {_score(rules, entry['score'], seat, short=True)}")
         elif kind == "note":
             out.append(f"  {entry['text']}")
-    out.append(f"score after: {_score(acc['score_after'])} ({order})"
-               + (f"; {side_word(rules, acc['winner'])} reaches {rules.target} and wins the match"
-                  if acc["winner"] is not None else ""))
+    if acc.get("unfinished"):
+        out.append(f"the deal stops here, unfinished: {acc['due']} is next; score so far: "
+                   f"{_score(rules, acc['score_after'], seat)}")
+    else:
+        out.append(f"score after: {_score(rules, acc['score_after'], seat)}"
+                   + (f"; {side_word(rules, acc['winner'])} reaches {rules.target} and wins the match"
+                      if acc["winner"] is not None else ""))
     if seat is not None:
         if acc["unchecked"]:
             out.append(f"not checked (seat {seat} could not see it):")

@@ -277,21 +277,22 @@ def test_replay_accepts_a_view_and_says_what_it_could_not_check(tmp_path):
 
 SHOWN = [
     "line 1: trinidad, 4 players, to 14; seat 3 deals, seat 0 is the eldest",
-    "score before: 6:9 (side 0 first)",
+    "play passes to the left, in seat order: 0, 1, 2, 3, then 0 again; partners sit opposite",
+    "score before: side 0 (seats 0 and 2) 6, side 1 (seats 1 and 3) 9",
     "  seat 0   ♥ K 7   ♦ 10 4   ♣ 8 2",
     "seat 0 (eldest) begs",
-    "  kick: side 1 scores 2 (the dealer's side, for turning up 6♠, a six: kick=trinidad); score 6:11",
+    "  kick: side 1 scores 2 (the dealer's side, for turning up 6♠, a six: kick=trinidad); score: side 0 6, side 1 11",
     "trump ♠ (spades)",
     "trick 1: seat 0 A♣, seat 1 6♣, seat 2 4♣, seat 3 5♣; seat 0 (side 0) wins with A♣, 4 card points",
     "trick 2: seat 0 3♠, seat 1 J♠, seat 2 K♠, seat 3 2♠; seat 2 (side 0) wins with K♠, 4 card points",
     "trick 9: seat 1 5♥, seat 2 10♥, seat 3 J♥, seat 0 7♥; seat 3 (side 1) wins with J♥, 11 card points",
     "card points for Game: side 0 45, side 1 21",
-    "  High: side 0 scores 1 (A♠ is the highest trump in play, dealt to seat 0); score 7:11",
-    "  Low: side 1 scores 1 (2♠ is the lowest trump in play, dealt to seat 3); score 7:12",
+    "  High: side 0 scores 1 (A♠ is the highest trump in play, dealt to seat 0); score: side 0 7, side 1 11",
+    "  Low: side 1 scores 1 (2♠ is the lowest trump in play, dealt to seat 3); score: side 0 7, side 1 12",
     "  hang jack: side 0 scores 3 (J♠, dealt to seat 1, taken by seat 2 in trick 2: the opponents' jack, hung for "
-    "3); score 10:12",
-    "  Game: side 0 scores 1 (the most card points: side 0 45, side 1 21); score 11:12",
-    "score after: 11:12 (side 0 first)",
+    "3); score: side 0 10, side 1 12",
+    "  Game: side 0 scores 1 (the most card points: side 0 45, side 1 21); score: side 0 11, side 1 12",
+    "score after: side 0 (seats 0 and 2) 11, side 1 (seats 1 and 3) 12",
 ]
 
 
@@ -317,7 +318,15 @@ def test_show_a_view_hides_the_other_hands_and_says_what_it_could_not_check(tmp_
     text = result.stdout
     assert text.startswith("line 2: ") and "line 1:" not in text
     assert "seat 2's view" in text and "  seat 0   6 hidden cards" in text and "  seat 2   ♠ K   ♥ 10 9 3   ♦ 6   ♣ 4" in text
-    assert all(want in text.splitlines() for want in SHOWN[4:])
+    assert all(want in text.splitlines() for want in SHOWN[5:] if "score" not in want)
+    # who is who from seat 2's chair, and every score named by side from there
+    assert ("seat 2's view: the other seats' cards are hidden until played; you are seat 2, play passes to your "
+            "left: seat 3, on your left, plays after you; seat 0, opposite, is your partner; seat 1, on your right, "
+            "plays before you") in text.splitlines()
+    assert "score before: your side 6, theirs 9" in text.splitlines()
+    assert "(the dealer's side, for turning up 6♠, a six: kick=trinidad); score: your side 6, theirs 11" in text
+    assert "score after: your side 11, theirs 12" in text.splitlines()
+    assert not re.search(r"\b\d+:\d+\b", text)  # never a bare 6:11
     assert "not checked (seat 2 could not see it):" in text
     shown = json.loads(replay(tmp_path, [view_of(the_deal(), 2)], "--show", "--json").stdout)["shown"][0]
     tricks = [e for e in shown["entries"] if e["kind"] == "trick"]

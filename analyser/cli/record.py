@@ -5,12 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Optional
 
+import click
 import typer
 
 from .options import PlayersOpt, Preset, ScoreOpt, SeedOpt, SetOpt, answer_reader, fail
 
 
+SETTINGS = {"rules": "--rules", "players": "--players", "set_": "--set", "dealer": "--dealer", "seat": "--seat",
+            "score": "--score", "seed": "--seed"}
+
+
 def record(
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option(
         "--out", help="Append each finished deal to this allfours-log/1 file (created if missing, never overwritten).")],
     rules: Annotated[Optional[Preset], typer.Option(
@@ -24,9 +30,12 @@ def record(
                                            "or 'all' when every hand is known; asked when not given.")] = None,
     score: ScoreOpt = None,
     seed: SeedOpt = 1,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the deal in progress that an interrupted entry left as the last line of "
+                         "--out: the same questions from where it stopped (rules, seat, dealer and score are taken "
+                         "from the file).")] = False,
     partial: Annotated[bool, typer.Option(
-        "--partial", help="At end of input or Ctrl-C, also append the deal in progress, cut where a bid or a card "
-                          "is due (a line `allfours hint --log` reads).")] = False,
+        "--partial", help="Accepted for older scripts: the deal in progress is always kept now.")] = False,
 ) -> None:
     """Enter a real deal as it is played: rules, dealer, your seat, your hand (or every hand), turn-ups, bids,
     then each card in turn. An impossible answer is refused with the reason at once; trick winners, points and
@@ -35,31 +44,65 @@ def record(
 
     At a terminal a refused answer is asked again; through a pipe, one answer per line, it ends the entry
     (exit 2). '?' at a bid or a card of a known hand gives the hint; 'undo' takes back the last answer.
-    End of input saves the finished deals and exits 0; Ctrl-C saves them and exits 130.
+    End of input (exit 0), Ctrl-C (exit 130) or a refused answer through a pipe keep the finished deals and
+    the deal in progress, as the last line of --out; `allfours record --resume --out FILE` goes on with it.
     """
-    from ..table.record import EndOfInput, Recorder, RecordError, Start, TableIO, saved_words
+    from ..errors import AllFoursError
+    from ..table.record import EndOfInput, Recorder, RecordError, Start, TableIO, resume_words, resumed_deal, saved_words
+    from ..table.resume import ResumeError, read_unfinished
 
+    logfile = None
+    if resume:
+        given = [flag for name, flag in SETTINGS.items()
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            fail(f"--resume takes the entry's settings from --out: leave out {', '.join(given)}")
+        try:
+            logfile = read_unfinished(out, "record")
+            resumed_deal(logfile)
+            seed = logfile.line["resume"].get("seed", seed)
+        except ResumeError as err:
+            fail(str(err))
     read, interactive = answer_reader()
 
     start = Start(preset=None if rules is None else rules.value, players=players, settings=list(set_ or []),
-                  dealer=dealer, seat=seat, score=score, seed=seed)
-    recorder = Recorder(TableIO(read, typer.echo, interactive), out, start)
+                  dealer=dealer, seat=seat, score=score, seed=seed, resume=logfile)
+    try:
+        recorder = Recorder(TableIO(read, typer.echo, interactive), out, start)
+    except AllFoursError as err:
+        fail(str(err))
+
+    def keep() -> None:
+        try:
+            recorder.keep_deal()
+        except AllFoursError as why:
+            typer.echo(f"the deal in progress could not be kept: {why}", err=True)
+
+    def go_on(err: bool = False) -> None:
+        words = resume_words(recorder)
+        if words:
+            typer.echo(words, err=err)
+
     try:
         recorder.run()
     except EndOfInput:
         if interactive:
             typer.echo()
-        if partial:
-            recorder.save_partial()
+        keep()
         typer.echo(f"end of input: {saved_words(recorder)}")
+        go_on()
         return
     except KeyboardInterrupt:
         if interactive:
             typer.echo()
-        if partial:
-            recorder.save_partial()
+        keep()
         typer.echo(f"interrupted: {saved_words(recorder)}", err=True)
+        go_on(err=True)
         raise typer.Exit(130) from None
     except RecordError as err:
-        fail(f"{err}; {saved_words(recorder)}")
+        keep()
+        words = resume_words(recorder)
+        fail(f"{err}; {saved_words(recorder)}" + (f". {words}" if words else ""))
+    except ResumeError as err:
+        fail(str(err))
     typer.echo(f"Done: {saved_words(recorder)}.")

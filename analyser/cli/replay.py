@@ -21,17 +21,21 @@ def replay(
     json_out: JsonOpt = False,
 ) -> None:
     """Referee a game log: every act, play, trick and point is checked. A seat's view (the cards that seat
-    did not see written ??) is checked as far as it shows, and replay says what it could not check."""
+    did not see written ??) is checked as far as it shows, and replay says what it could not check. A deal in
+    progress (the last line that play or record keeps when left in the middle of a deal) is checked as far as
+    it goes, and replay says which command finishes it."""
     from ..deal_account import account, account_text
-    from ..referee import LogError, referee_text
+    from ..referee import LogError
 
     scored: list[dict[str, Any]] = []
     views: list[dict[str, Any]] = []
     shown: list[dict[str, Any]] = []
+    unfinished: list[dict[str, Any]] = []
     count = 0
     numbers: list[int] = []
     check_input(file)
     announce_engine()
+    last = max((number for number, _ in log_lines(file)), default=0)
     try:
         for number, text in log_lines(file):
             numbers.append(number)
@@ -39,7 +43,7 @@ def replay(
                 continue
             count += 1
             try:
-                verdict = referee_text(text)
+                obj, verdict, cut = referee_cut_text(text)
             except LogError as err:
                 where = f"line {number}" + (f", event {err.event}" if err.event >= 0 else "")
                 if json_out:
@@ -47,13 +51,15 @@ def replay(
                 if err.reason.startswith("not valid JSON"):  # "line 3 is not valid JSON: ..."
                     fail(f"{file}: line {number} is {err.reason}", code=1)
                 fail(f"{file}: {where}: {err.reason}", code=1)
-            if verdict.scored:
+            if cut:
+                unfinished.append(unfinished_item(file, number, obj, number == last))
+            elif verdict.scored:
                 scored.append({"line": number, "points": [{"side": s, "n": n, "why": w} for s, n, w in verdict.points],
                                "score_after": verdict.score_after, "winner": verdict.winner})
-            if verdict.seat is not None:
+            if verdict.seat is not None and not cut:
                 views.append({"line": number, "seat": verdict.seat, "unchecked": verdict.unchecked})
             if show:
-                shown.append(account(json.loads(text), verdict, number))
+                shown.append(account(obj, verdict, number))
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read {file}: {getattr(err, 'strerror', None) or err}")
     if line is not None and count == 0:
@@ -63,12 +69,15 @@ def replay(
         fail(f"{file}: no log lines", code=1)
     if json_out:
         typer.echo(json.dumps({"ok": True, "lines": count, "scored": scored, "views": views}
+                              | ({"unfinished": unfinished} if unfinished else {})
                               | ({"shown": shown} if show else {})))
         return
     if show:
         typer.echo("\n\n".join(account_text(item) for item in shown))
         typer.echo("")
-        typer.echo(f"{file}: {summary_line(count, len(scored), len(views))}")
+        for item in unfinished:
+            typer.echo(unfinished_text(item))
+        typer.echo(f"{file}: {summary_line(count, len(scored), len(views), len(unfinished))}")
         return
     for item in views:
         unchecked = "; ".join(item["unchecked"]) or "nothing (every card of the other hands was played)"
@@ -78,10 +87,62 @@ def replay(
         points = ", ".join(f"side {p['side']} {p['n']} {p['why']}" for p in item["points"]) or "no points"
         typer.echo(f"line {item['line']}: {points}; score after {item['score_after']}"
                    + (f", side {item['winner']} wins" if item["winner"] is not None else ""))
-    typer.echo(f"{file}: {summary_line(count, len(scored), len(views))}")
+    for item in unfinished:
+        typer.echo(unfinished_text(item))
+    typer.echo(f"{file}: {summary_line(count, len(scored), len(views), len(unfinished))}")
 
 
-def summary_line(count: int, scored: int, views: int = 0) -> str:
+def referee_cut_text(text: str) -> tuple[Any, Any, bool]:
+    """One line of JSON refereed: (the line, its verdict, whether it is a deal in progress). A deal in progress is
+    refereed as far as it goes (a full log or a seat's view, stopping where its next step was due)."""
+    from ..referee import LogError, Referee, read_view, referee_text, view_seat
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        obj = None  # referee_text says why it is not JSON
+    if not (isinstance(obj, dict) and obj.get("unfinished") is True):
+        return obj, referee_text(text), False
+    bare = {k: v for k, v in obj.items() if k not in ("unfinished", "resume", "score_after", "winner")}
+    if view_seat(bare) is not None:
+        return obj, read_view(bare, cut=True).verdict, True
+    ref = Referee(bare)
+    try:
+        ref.line()
+    except LogError as err:
+        if not (err.event >= len(ref.events) and err.reason.startswith("the log ends early")):
+            raise
+    else:
+        raise LogError(-1, "marked unfinished, but the deal is over: a finished deal gives score_after and winner "
+                           "instead")
+    ref.verdict.score_after = list(ref.score)
+    return obj, ref.verdict, True
+
+
+def unfinished_item(file: Path, number: int, obj: dict[str, Any], last: bool) -> dict[str, Any]:
+    """What replay says of a deal in progress: where it stops and the command that finishes it."""
+    import shlex
+
+    from ..deal_account import due_words
+
+    resume: dict[str, Any] = obj["resume"] if isinstance(obj.get("resume"), dict) else {}
+    command = resume.get("command")
+    finish = None
+    if last and command == "play":
+        finish = f"allfours play --resume --log {shlex.quote(str(file))}"
+    elif last and command == "record":
+        finish = f"allfours record --resume --out {shlex.quote(str(file))}"
+    return {"line": number, "left_by": command, "due": due_words(resume.get("due")), "finish": finish}
+
+
+def unfinished_text(item: dict[str, Any]) -> str:
+    by = f" left by allfours {item['left_by']}" if item["left_by"] in ("play", "record") else ""
+    how = f"finish it with: {item['finish']}" if item["finish"] else (
+        "a later line follows it, so it cannot be resumed" if item["left_by"] else "no command to resume it is named")
+    return (f"line {item['line']}: a deal in progress{by}, legal as far as it goes (next: {item['due']}); {how}")
+
+
+def summary_line(count: int, scored: int, views: int = 0, unfinished: int = 0) -> str:
     """The last line of a replay, in words.
 
     >>> summary_line(5000, 0)
@@ -94,6 +155,10 @@ def summary_line(count: int, scored: int, views: int = 0) -> str:
     "1 line legal; every point the log gives is right; it is a seat's view, checked as far as it shows (above)"
     """
     text = _summary(count, scored)
+    if unfinished:
+        what = "it is a deal in progress" if count == 1 else (
+            "1 of them is a deal in progress" if unfinished == 1 else f"{unfinished} of them are deals in progress")
+        text += f"; {what}, legal as far as {'it goes' if unfinished == 1 else 'they go'} (above)"
     if views:
         what = "it is a seat's view" if count == 1 else (
             "each is a seat's view" if views == count else

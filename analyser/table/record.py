@@ -8,6 +8,11 @@ point are worked out and said. A finished deal is appended to the output file at
 known seat's view), so an interrupted entry keeps every finished deal; then the next deal (the next dealer,
 the score carried) or a new match.
 
+An entry stopped in the middle of a deal (end of input, Ctrl-C, or a refused answer through a pipe) keeps the deal
+so far as the file's last line, marked unfinished (`resume.unfinished_line`, with the answers given that the line
+cannot show yet: hands of a full log before every hand is in); ``record --resume`` reads it back into the same
+answers (`resumed_deal`) and asks the same questions from there on.
+
 At a terminal a refused answer is asked again; through a pipe (one answer per line) it ends the entry with the
 reason (`RecordError`). ``?`` at a bid or card of a seat whose hand is known prints the hint
 (`analyser.table.hint.hint_text`); ``undo`` takes back the last answer of the deal.
@@ -17,19 +22,24 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..cards import SUIT_WORDS, card_name, rank_of, suit_of
+from ..cards import SUIT_WORDS, CardError, card_name, parse_card, rank_of, suit_of
 from ..errors import AllFoursError
-from ..rules import PRESET_PLAYERS, PRESETS, RuleSet, make_rules
-from ..vocabulary import ASKED
+from ..rules import PRESET_PLAYERS, PRESETS, RuleSet, RulesError, make_rules, rules_from_log
+from ..vocabulary import ASKED, BID_EVENTS
 from .entry import (
     Built, Entry, EntryError, append_line, build, check_appendable, read_card, read_cards, read_score,
 )
 
+from .resume import LogFile, ResumeError, check_digest, unfinished_line
+from ..seats import seating_text, winner_words
+
 UNDO = object()
+Answer = tuple[str, "int | None", Any]
 HINT_MISSING = "the hint is not available"
 
 
@@ -62,16 +72,24 @@ class Start:
     seat: str | None = None    # a seat number, or "all"
     score: str | None = None   # eldest's side first
     seed: int = 1
+    resume: LogFile | None = None  # the file whose last line is the deal in progress, to go on with
 
 
-def side_name(rules: RuleSet, side: int) -> str:
+def side_name(rules: RuleSet, side: int, me: int | None = None) -> str:
+    if me is not None:
+        mine = rules.side_of(me)
+        if rules.players == 4:
+            return f"your side (seats {side} and {side + 2})" if side == mine else f"theirs (seats {side} and {side + 2})"
+        return f"you (seat {side})" if side == mine else f"seat {side}"
     if rules.players == 4:
         return f"side {side} (seats {side} and {side + 2})"
     return f"seat {side}"
 
 
-def score_words(rules: RuleSet, score: list[int]) -> str:
-    parts = ", ".join(f"{side_name(rules, s)} {p}" for s, p in enumerate(score))
+def score_words(rules: RuleSet, score: list[int], me: int | None = None) -> str:
+    """The score named by side (`me`'s first, as ``your side``, when the entry is from a seat)."""
+    order = sorted(range(rules.sides), key=lambda s: (me is None or s != rules.side_of(me), s))
+    parts = ", ".join(f"{side_name(rules, s, me)} {score[s]}" for s in order)
     return f"{parts} (target {rules.target})"
 
 
@@ -88,7 +106,10 @@ class Recorder:
         self.answer_count = 0
         self.in_progress = False
         self.current: Built | None = None  # the deal in progress, as far as it is entered
-        self.partial = False               # the deal in progress was saved, cut at its decision
+        self.partial = False               # the deal in progress was kept, as the file's last line
+        self.pending: LogFile | None = start.resume  # the file, while its last line is our deal in progress
+        self.seat: int | None = None
+        self.answers: list[Answer] = []    # the answers of the deal in progress
 
     # talking
 
@@ -131,16 +152,26 @@ class Recorder:
     # the match
 
     def run(self) -> None:
-        rules = self.ask_rules()
-        dealer = self.ask_dealer(rules, self.start.dealer)
-        seat = self.ask_seat(rules)
-        score = self.ask_score(rules, dealer)
+        earlier: list[dict[str, Any]] = []
+        answers: list[Answer] = []
+        if self.pending is not None:
+            rules, dealer, seat, score, earlier, answers = resumed_deal(self.pending)
+            self.say(f"Resuming the entry in {self.out}: line {self.pending.number}, "
+                     f"{rules.preset}, {rules.players} players, target {rules.target}.")
+        else:
+            rules = self.ask_rules()
+            dealer = self.ask_dealer(rules, self.start.dealer)
+            seat = self.ask_seat(rules)
+            score = self.ask_score(rules, dealer)
+        self.seat = seat
+        if seat is not None:
+            self.say(upper(seating_text(rules.players, seat)) + ".")
         first = True
         while True:
-            built = self.deal(rules, dealer, seat, score, first)
-            first = False
+            built = self.deal(rules, dealer, seat, score, first, earlier, answers)
+            first, earlier, answers = False, [], []
             if built.winner is not None:
-                self.say(f"{side_name(rules, built.winner)} wins the match.")
+                self.say(upper(winner_words(rules, built.winner, seat)) + ".")
                 if not self.yes("Record another deal, a new match? [Y/n]"):
                     return
                 dealer = self.ask_dealer(rules, None)
@@ -225,18 +256,24 @@ class Recorder:
 
     # one deal
 
-    def deal(self, rules: RuleSet, dealer: int, seat: int | None, score: list[int], first: bool) -> Built:
+    def deal(self, rules: RuleSet, dealer: int, seat: int | None, score: list[int], first: bool,
+             earlier: list[dict[str, Any]] | None = None, answers: list[Answer] | None = None) -> Built:
+        """One dealer's turn, from the answers given so far (a resumed deal) or from its first question."""
         n = rules.players
         eldest = (dealer + 1) % n
         self.say()
         who = "every hand known" if seat is None else f"your seat {seat}"
-        self.say(f"Deal: seat {dealer} deals, seat {eldest} is the eldest ({who}). Score: {score_words(rules, score)}.")
+        self.say(f"Deal: seat {dealer} deals, seat {eldest} is the eldest ({who}). "
+                 f"Score: {score_words(rules, score, seat)}.")
         if first:
             self.say("Answer each question; 'undo' takes back the last answer, '?' at a bid or a card of a known "
                      "hand asks for the hint.")
-        earlier: list[dict[str, Any]] = []
-        answers: list[tuple[str, int | None, Any]] = []
+        earlier = list(earlier or [])
+        answers = self.answers = list(answers or [])
         said = 0  # points already said
+        if answers or earlier:
+            said = len(build(self.entry(rules, dealer, seat, score, earlier, answers)).points)
+            self.say(f"So far: {', '.join(self.answer_text(a) for a in answers) or 'nothing of this deal'}.")
         self.in_progress = True
         while True:
             entry = self.entry(rules, dealer, seat, score, earlier, answers)
@@ -246,13 +283,17 @@ class Recorder:
             if due.kind == "redeal":
                 self.say(f"  {due.text}.")
                 earlier = built.line["events"]
-                answers = []
+                answers = self.answers = []
                 continue
             if due.kind == "over":
-                append_line(self.out, built.line)
+                if self.pending is not None:
+                    self.pending.replace_last(built.line)
+                    self.pending = None
+                else:
+                    append_line(self.out, built.line)
                 self.saved += 1
                 self.in_progress = False
-                self.say(f"Score: {score_words(rules, built.score)}.")
+                self.say(f"Score: {score_words(rules, built.score, seat)}.")
                 kind = "a full log" if seat is None else f"seat {seat}'s view"
                 self.say(f"Saved to {self.out} ({kind}).")
                 return built
@@ -267,12 +308,27 @@ class Recorder:
                 continue
             answers.append(answer)
 
-    def save_partial(self) -> None:
-        """Append the deal in progress, cut where a bid or a card is due (what hint reads); nothing elsewhere."""
+    def keep_deal(self) -> None:
+        """The entry stops in the middle of a deal: the deal so far is kept as the file's last line, unfinished,
+        with the answers the line cannot show yet (`resume.unfinished_line`); nothing when nothing of it is
+        entered."""
         built = self.current
-        if self.in_progress and built is not None and built.due.decision:
-            append_line(self.out, built.line)
-            self.partial = True
+        if not self.in_progress or built is None or not (self.answers or built.line["events"]):
+            return
+        known = [s for s in range(built.line["rules"]["players"]) if self.seat is None or s == self.seat]
+        shown = shown_answers(built.line["events"], known)
+        entered = [{"kind": kind, "seat": who, "cards": [card_name(c) for c in value]}
+                   for kind, who, value in self.answers[len(shown):]]
+        resume: dict[str, Any] = {"command": "record", "seat": "all" if self.seat is None else self.seat,
+                                  "seed": self.start.seed}
+        if entered:
+            resume["entered"] = entered
+        line = unfinished_line(built, resume)
+        if self.pending is not None:
+            self.pending.replace_last(line)
+        else:
+            append_line(self.out, line)
+        self.partial = True
 
     @staticmethod
     def answer_text(answer: tuple[str, int | None, Any]) -> str:
@@ -433,6 +489,71 @@ class Recorder:
         return show
 
 
+def shown_answers(events: list[dict[str, Any]], known: list[int]) -> list[Answer]:
+    """The answers a line's last deal shows (from its ``deal`` on), in the order the questions are asked."""
+    start = max((i + 1 for i, ev in enumerate(events) if ev.get("event") == "redeal"), default=0)
+    out: list[Answer] = []
+    for ev in events[start:]:
+        name = ev.get("event")
+        if name in ("deal", "more"):
+            out += [("hand" if name == "deal" else "more", s, [parse_card(c) for c in ev["hands"][s]]) for s in known]
+        elif name == "turnup":
+            out.append(("turnup", None, parse_card(ev["card"])))
+        elif name in BID_EVENTS:
+            out.append(("bid", None, name))
+        elif name == "bunch":
+            out.append(("bunch", None, bool(ev["agreed"])))
+        elif name == "discard" and ev.get("seat") in known:
+            out.append(("discard", ev["seat"], [parse_card(c) for c in ev["cards"]]))
+        elif name == "play":
+            out.append(("card", ev["seat"], parse_card(ev["card"])))
+    return out
+
+
+def resumed_deal(log: LogFile) -> tuple[RuleSet, int, int | None, list[int], list[dict[str, Any]], list[Answer]]:
+    """The deal in progress that ends `log`, as the entry left it: rules, dealer, seat (None: every hand), score,
+    the events of void deals before it, and the answers given so far. A `ResumeError` when the line does not say
+    how to go on, was changed by hand, or no longer builds as it was saved."""
+    line, number, path = log.line, log.number, log.path
+    bad = ResumeError(f"{path}: line {number} does not say how to resume the entry (its resume settings are "
+                      "missing or wrong): it cannot be resumed")
+    r = line["resume"]
+    try:
+        rules = rules_from_log(line.get("rules"))
+    except RulesError:
+        raise bad from None
+    seat = r.get("seat")
+    if not (seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players)):
+        raise bad
+    check_digest(line, number, path)
+    who = None if seat == "all" else int(seat)
+    known = list(range(rules.players)) if who is None else [who]
+    events = line.get("events")
+    dealer, score = line.get("dealer"), line.get("score_before")
+    try:
+        if not isinstance(events, list) or not isinstance(dealer, int) or not isinstance(score, list):
+            raise bad
+        start = max((i + 1 for i, ev in enumerate(events) if isinstance(ev, dict) and ev.get("event") == "redeal"),
+                    default=0)
+        answers = shown_answers(events, known)
+        for item in r.get("entered", []):
+            if item.get("kind") not in ("hand", "more") or item.get("seat") not in known:
+                raise bad
+            answers.append((item["kind"], item["seat"], [parse_card(c) for c in item["cards"]]))
+        built = build(Recorder.entry(rules, dealer, who, list(score), events[:start], answers))
+    except (AllFoursError, CardError, KeyError, TypeError, ValueError) as err:
+        if err is bad:
+            raise
+        raise ResumeError(f"{path}: line {number} no longer referees ({err}): it cannot be resumed") from None
+    if built.line["events"] != events or built.due.kind == "over":
+        raise ResumeError(f"{path}: line {number} does not build as it was saved: it cannot be resumed")
+    return rules, dealer, who, list(score), events[:start], answers
+
+
+def upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def plural_word(suit: int) -> str:
     return SUIT_WORDS[suit] + "s"
 
@@ -444,8 +565,15 @@ def saved_words(recorder: Recorder) -> str:
     if recorder.partial and recorder.current is not None:
         text += f", and the deal in progress up to now ({recorder.current.due.text})"
     elif recorder.in_progress:
-        text += " (the deal in progress is not saved)"
+        text += " (nothing of the deal in progress was entered)"
     return text
 
 
-__all__ = ["EndOfInput", "RecordError", "Recorder", "Start", "TableIO", "saved_words"]
+def resume_words(recorder: Recorder) -> str | None:
+    """The command that goes on with the deal in progress, when it was kept."""
+    if not recorder.partial:
+        return None
+    return f"To go on with it: allfours record --resume --out {shlex.quote(str(recorder.out))}"
+
+
+__all__ = ["EndOfInput", "RecordError", "Recorder", "Start", "TableIO", "resume_words", "resumed_deal", "saved_words"]

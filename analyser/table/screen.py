@@ -14,6 +14,7 @@ from ..deal_account import WHY_WORDS
 from ..rules import RuleSet
 from .entry import Trick
 from .hint import pretty
+from ..seats import seating_text, side_scores
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 
@@ -92,34 +93,6 @@ class Names:
         if self.n != 4 and side == self.me:
             return "you score"
         return f"{self.side(side)} scores"
-
-
-def seating_text(n: int, me: int) -> str:
-    """Who is who from seat `me`'s chair, and which way play goes (seats are numbered in play order):
-    ``you are seat 0, play passes to your left: seat 1, on your left, plays after you; seat 2, opposite, is your
-    partner; seat 3, on your right, plays before you``."""
-    after, before = (me + 1) % n, (me - 1) % n
-    if n == 2:
-        return f"you are seat {me}; seat {after}, opposite, plays after you (no partners: each of you scores alone)"
-    if n == 3:
-        return (f"you are seat {me}, play passes to your left: seat {after}, on your left, plays after you; seat "
-                f"{before}, on your right, plays before you (no partners: each seat scores alone)")
-    return (f"you are seat {me}, play passes to your left: seat {after}, on your left, plays after you; seat "
-            f"{(me + 2) % 4}, opposite, is your partner; seat {before}, on your right, plays before you")
-
-
-def side_scores(rules: RuleSet, score: Sequence[int], me: int | None = None) -> str:
-    """A score named by side: ``your side 6, theirs 11`` from seat `me`'s chair (without partners ``you 6, seat 1
-    11``), else ``side 0 (seats 0 and 2) 6, side 1 (seats 1 and 3) 11`` (without partners ``seat 0 6, seat 1 11``)."""
-    if me is None:
-        if rules.players == 4:
-            return ", ".join(f"side {s} (seats {s} and {s + 2}) {score[s]}" for s in range(2))
-        return ", ".join(f"seat {s} {score[s]}" for s in range(rules.sides))
-    mine = rules.side_of(me)
-    if rules.players == 4:
-        return f"your side {score[mine]}, theirs {score[1 - mine]}"
-    order = sorted(range(rules.sides), key=lambda s: (s != mine, s))
-    return ", ".join(f"{'you' if s == mine else f'seat {s}'} {score[s]}" for s in order)
 
 
 def score_text(names: Names, score: Sequence[int]) -> str:

@@ -124,10 +124,11 @@ def test_whatif_names_the_score_by_side_from_the_deciders_chair():
 
 
 def test_who_is_who_with_two_three_and_four_players():
-    assert who_is_who(TRINIDAD, 1) == ("you are seat 1; seat 2, on your left, plays after you; seat 3, facing you, "
-                                       "is your partner; seat 0, on your right, plays before you")
-    assert "no partners" in who_is_who(make_rules("classic", 3), 0)
-    assert who_is_who(make_rules("trinidad", 2), 0).endswith("no partner")
+    assert who_is_who(TRINIDAD, 1) == ("you are seat 1, play passes to your left: seat 2, on your left, plays after "
+                                       "you; seat 3, opposite, is your partner; seat 0, on your right, plays before "
+                                       "you")
+    assert "(no partners: each seat scores alone)" in who_is_who(make_rules("classic", 3), 0)
+    assert who_is_who(make_rules("trinidad", 2), 0).endswith("(no partners: each of you scores alone)")
 
 
 def test_a_bid_hint_names_the_score_by_side_says_who_is_who_and_where_it_leaves_the_card():
@@ -139,8 +140,7 @@ def test_a_bid_hint_names_the_score_by_side_says_who_is_who_and_where_it_leaves_
     assert lines[0].startswith("Beg: ")
     assert lines[1].startswith("The strategy card says stand with one trump, a low one (2 to 5) (class T1:lo)")
     assert lines[2].endswith("score: your side 6, theirs 10 (to 14)")  # seat 1 is the eldest: 6 is its side's
-    assert lines[3] == ("you are seat 1; seat 2, on your left, plays after you; seat 3, facing you, is your "
-                        "partner; seat 0, on your right, plays before you")
+    assert lines[3] == who_is_who(TRINIDAD, 1)
     data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
     assert data["kind"] == "bid" and data["table"]["class"] == "T1:lo" and data["table"]["action"] == "stand"
     assert data["table"]["score_eldest_first"] == [6, 10] and data["table"]["at_hand_score"] is True
@@ -153,7 +153,7 @@ def test_a_card_hint_names_the_score_by_side_and_says_who_is_who():
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[1].endswith("score as play began: you 3, seat 1 9 (to 14)")
-    assert lines[2] == "you are seat 0; seat 1, facing you, is your opponent: you play in turn; no partner"
+    assert lines[2] == "you are seat 0; seat 1, opposite, plays after you (no partners: each of you scores alone)"
 
 
 # ---- the coach ---------------------------------------------------------------------------------------------------
@@ -175,3 +175,18 @@ def test_the_coach_says_why_the_cards_stand_was_wrong_for_this_hand():
             "begs: ") in words and "the turn-up J♠ is the jack of trump" in words
     begged = coach.judge(built.line, 1, "beg")
     assert coach.comment(begged) == "beg was the best bid."  # the better bid, taken: nothing about the card
+
+
+def test_whatif_log_at_a_card_names_the_score_by_side_from_the_seats_chair(tmp_path):
+    log = tmp_path / "deal.jsonl"
+    made = runner.invoke(app, ["simulate", "--rules", "trinidad", "--players", "2", "--deals", "1", "--seed", "3",
+                               "--log", str(log)])
+    assert made.exit_code == 0, made.output
+    line = json.loads(log.read_text().splitlines()[0])
+    plays = [k for k, e in enumerate(line["events"]) if e["event"] == "play"]
+    result = runner.invoke(app, ["whatif", "--log", str(log), "--event", str(plays[-2]), "--worlds", "20"])
+    assert result.exit_code == 0, result.output
+    seat = line["events"][plays[-2]]["seat"]
+    assert re.search(rf"score as play started, from seat {seat}'s chair: you \d+, seat {1 - seat} \d+ \(to 14\)$",
+                     result.stdout.splitlines()[1]), result.stdout
+    assert "eldest's side first" not in result.stdout

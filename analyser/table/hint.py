@@ -235,27 +235,25 @@ def bid_situation(decision: Decision) -> Situation:
 
 def who_is_who(rules: RuleSet, seat: int) -> str:
     """Which seat is the player's, who is partner, left and right, and which way play goes, in one line (seats
-    are numbered in play order: the seat after yours plays after you, and sits on your left).
+    are numbered in play order: the seat after yours plays after you, and sits on your left); the words of
+    ``play``, ``record`` and ``replay --show``.
 
     >>> from analyser.rules import make_rules
     >>> who_is_who(make_rules("trinidad"), 0)
-    'you are seat 0; seat 1, on your left, plays after you; seat 2, facing you, is your partner; seat 3, on your right, plays before you'
+    'you are seat 0, play passes to your left: seat 1, on your left, plays after you; seat 2, opposite, is your partner; seat 3, on your right, plays before you'
     >>> who_is_who(make_rules("classic", 3), 2)
-    'you are seat 2; seat 0, on your left, plays after you; seat 1, on your right, plays before you; no partners: each plays alone'
+    'you are seat 2, play passes to your left: seat 0, on your left, plays after you; seat 1, on your right, plays before you (no partners: each seat scores alone)'
     >>> who_is_who(make_rules("classic", 2), 1)
-    'you are seat 1; seat 0, facing you, is your opponent: you play in turn; no partner'
+    'you are seat 1; seat 0, opposite, plays after you (no partners: each of you scores alone)'
     """
     n = rules.players
     after, before = (seat + 1) % n, (seat - 1) % n
     if n == 2:
-        return f"you are seat {seat}; seat {after}, facing you, is your opponent: you play in turn; no partner"
-    parts = [f"you are seat {seat}", f"seat {after}, on your left, plays after you"]
-    if n == 4:
-        parts.append(f"seat {(seat + 2) % 4}, facing you, is your partner")
-    parts.append(f"seat {before}, on your right, plays before you")
+        return f"you are seat {seat}; seat {after}, opposite, plays after you (no partners: each of you scores alone)"
+    head = f"you are seat {seat}, play passes to your left: seat {after}, on your left, plays after you; "
     if n == 3:
-        parts.append("no partners: each plays alone")
-    return "; ".join(parts)
+        return head + f"seat {before}, on your right, plays before you (no partners: each seat scores alone)"
+    return head + f"seat {(seat + 2) % 4}, opposite, is your partner; seat {before}, on your right, plays before you"
 
 
 def seat_score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], seat: int) -> str:

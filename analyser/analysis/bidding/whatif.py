@@ -118,8 +118,8 @@ class Situation:
 def score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], me: int,
                 name: Callable[[int], str] = lambda s: f"seat {s}") -> str:
     """A score (`by_side`, side numbers) named from seat `me`'s chair: with partners ``your side 6, theirs 11``;
-    two players ``you 6, seat 1 11``; three ``you 3, seat 1 5, seat 2 1`` (the others in play order after you),
-    `name` naming the other seats.
+    two players ``you 6, seat 1 11``; three ``you 3, seat 1 5, seat 2 1`` (yours first, the others by seat
+    number, as ``play`` and ``record`` say it), `name` naming the other seats.
 
     >>> from analyser.rules import make_rules
     >>> score_words(make_rules("trinidad"), [6, 11], 3), score_words(make_rules("classic", 3), [3, 5, 1], 2)
@@ -129,7 +129,7 @@ def score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], me: int,
     mine = rules.side_of(me)
     if n == 4:
         return f"your side {by_side[mine]}, theirs {by_side[1 - mine]}"
-    others = [(me + k) % n for k in range(1, n)]
+    others = [s for s in range(n) if s != me]
     return ", ".join([f"you {by_side[mine]}"] + [f"{name(s)} {by_side[rules.side_of(s)]}" for s in others])
 
 

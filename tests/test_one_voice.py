@@ -190,3 +190,17 @@ def test_whatif_log_at_a_card_names_the_score_by_side_from_the_seats_chair(tmp_p
     assert re.search(rf"score as play started, from seat {seat}'s chair: you \d+, seat {1 - seat} \d+ \(to 14\)$",
                      result.stdout.splitlines()[1]), result.stdout
     assert "eldest's side first" not in result.stdout
+
+
+def test_a_situation_names_the_score_from_the_deciders_chair_with_two_three_and_four_players():
+    from analyser.analysis.bidding.whatif import make_situation
+
+    hand = JACK_ALONE[0]
+    assert make_situation(TRINIDAD, hand, "3H", "dealer", "11:6").score_words() == "your side 11, theirs 6"
+    assert make_situation(make_rules("trinidad", 2), hand, "3H", "eldest", "6:11").score_words() == \
+        "you 6, the dealer 11"
+    three = make_rules("classic", 3)
+    assert make_situation(three, hand, "3H", "eldest", "3:5:1").score_words() == \
+        "you 3, the player after you 5, the dealer 1"
+    assert make_situation(three, hand, "3H", "dealer", "1:3:5").score_words() == \
+        "you 1, the eldest 3, the player after the eldest 5"

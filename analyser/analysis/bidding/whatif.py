@@ -97,11 +97,11 @@ class Situation:
 
     def score_words(self) -> str:
         """The score named by side from the decider's chair: ``your side 6, theirs 11``; ``you 6, the dealer
-        11``; ``you 3, the next player 5, the dealer 1``."""
+        11``; ``you 3, the player after you 5, the dealer 1``."""
         n = self.rules.players
         names = {0: "the eldest", n - 1: "the dealer"}
         if n == 3:
-            names[1] = "the player after the eldest"
+            names[1] = "the player after " + ("you" if self.seat == "eldest" else "the eldest")
         return score_words(self.rules, [int(x) for x in self.side_scores()], self.decider, lambda s: names[s])
 
     def known_deck(self) -> tuple[np.ndarray, np.ndarray]:

@@ -247,11 +247,12 @@ def test_q_end_of_input_and_a_log_that_is_never_overwritten(tmp_path):
     lines = log.read_text().splitlines()
     assert lines[0] == '{"not": "a deal"}' and len(lines) >= 2
     assert "Saved as line 2 of" in result.output
-    # q: the finished deals are saved, the deal in progress is not
+    # q: the finished deals are saved, and the deal in progress, as the log's last line
     result = runner.invoke(app, play_args(log, "trinidad", 2, 3, "--coach", "off"), input="q\n")
     assert result.exit_code == 0, result.output
-    assert f"You leave the match: 0 finished deals saved to {log} (the deal in progress is not saved)." in \
-        result.output
+    assert f"You leave the match: 0 finished deals saved to {log}, and the deal in progress as line " \
+           f"{len(lines) + 1}.\nTo go on with it: allfours play --resume --log {log}\n" in result.output
+    assert json.loads(log.read_text().splitlines()[-1])["unfinished"] is True
     # end of input in the second deal: the first is saved, the second is not
     first_deal = len(lines) - 1
     count = {"answers": 0, "first": 0}
@@ -270,8 +271,8 @@ def test_q_end_of_input_and_a_log_that_is_never_overwritten(tmp_path):
     result = runner.invoke(app, play_args(log, "trinidad", 2, 3, "--coach", "off"),
                            input="\n".join(answers[:count["first"] + 3]))
     assert result.exit_code == 0, result.output
-    assert f"end of input: 1 finished deal saved to {log} (the deal in progress is not saved)" in result.output
-    assert len(log.read_text().splitlines()) == 1 + 2 * first_deal + 1
+    assert f"end of input: 1 finished deal saved to {log}, and the deal in progress as line " in result.output
+    assert len(log.read_text().splitlines()) == 1 + 2 * first_deal + 1 + 2  # and two deals in progress
 
 
 def test_bad_options(tmp_path):
@@ -327,8 +328,8 @@ def test_a_few_tricks_in_a_real_terminal(terminal, tmp_path):
     terminal.start(["--rules", "trinidad", "--players", "2", "--opponent", "heuristic", "--seed", "21", "--log",
                     str(log), "--coach", "all"])
     shown = terminal.wait_for(asking)
-    assert "All Fours: trinidad, 2 players, to 14 points.\nYou are seat 0; the computer (heuristic) plays seat 1." \
-        in shown
+    assert "All Fours: trinidad, 2 players, to 14 points.\nYou are seat 0; seat 1, opposite, plays after you (no " \
+        "partners: each of you scores alone). The computer (heuristic) plays seat 1." in shown
     assert f"Seed 21; coach: all. Each deal is added to {log} as it ends." in shown
     assert "Turn-up: " in shown and "score you 0, seat 1 0 (to 14)" in shown
     hand = next(t for t in reversed(shown.splitlines()) if t.startswith("  Your hand:"))
@@ -364,5 +365,7 @@ def test_ctrl_c_in_a_real_terminal_saves_the_finished_deals(terminal, tmp_path):
     terminal.tmux("send-keys", "-t", terminal.name, "C-c")
     assert terminal.exit_code() == 130
     shown = terminal.screen()
-    assert f"interrupted: 0 finished deals saved to {log} (the deal in progress is not saved)" in shown
+    assert f"interrupted: 0 finished deals saved to {log}, and the deal in progress as line 1" in shown
+    assert f"To go on with it: allfours play --resume --log {log}" in shown
+    assert json.loads(log.read_text())["unfinished"] is True
     assert "Traceback" not in shown

@@ -4,6 +4,7 @@ terminal (tmux). The simulator's own deals, typed in as a player would, must com
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from views_by_hand import view_by_hand as view_of
 from typer.testing import CliRunner
 
 from analyser.cli import app
-from tmux_terminal import terminal_session
+from tmux_terminal import another_terminal, terminal_session
 from analyser.policy import seat_policies
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
@@ -127,8 +128,13 @@ def test_the_transcript_says_turns_tricks_points_and_score(tmp_path):
     assert "wins trick 1 with" in out and "card points: side 0" in out
     for ev in line["events"]:
         if ev["event"] == "points":
-            assert f"side {ev['side']} (seats {ev['side']} and {ev['side'] + 2}) scores {ev['n']} for" in out
-    assert "Score: side 0 (seats 0 and 2)" in out and "(seat 0's view)" in out
+            side = "your side" if ev["side"] == 0 else "the other side"
+            assert f"{side} (seats {ev['side']} and {ev['side'] + 2}) scores {ev['n']} for" in out
+    assert "Score: your side " in out and ", theirs " in out and "(seat 0's view)" in out
+    # who is who, from the recorded seat
+    assert ("You are seat 0, play passes to your left: seat 1, on your left, plays after you; seat 2, opposite, is "
+            "your partner; seat 3, on your right, plays before you.") in out.splitlines()
+    assert not re.search(r"\b\d+:\d+\b", out)  # no bare 6:11
 
 
 def test_a_refused_answer_in_a_pipe_ends_the_entry_with_its_reason_and_keeps_finished_deals(tmp_path):
@@ -145,8 +151,16 @@ def test_a_refused_answer_in_a_pipe_ends_the_entry_with_its_reason_and_keeps_fin
     card = typed[plays[0]]
     assert result.output.strip().splitlines()[-1].startswith(f"error: answer {plays[1] + 1} ({card!r}): {card} is "
                                                              "played twice")
-    assert "; 1 finished deal saved to" in result.output and "the deal in progress is not saved" in result.output
-    assert [json.loads(t) for t in path.read_text().splitlines()] == lines[:1]
+    assert "; 1 finished deal saved to" in result.output and ", and the deal in progress up to now (" in result.output
+    assert result.output.rstrip().endswith(f"To go on with it: allfours record --resume --out {path}")
+    first, kept = (json.loads(t) for t in path.read_text().splitlines())
+    assert first == lines[0] and kept["unfinished"] is True
+    assert kept["events"] == lines[1]["events"][:len(kept["events"])]  # up to the refused card
+    # the refused card given right, the entry goes on from there: the file is the deals as played
+    fixed = answers(lines, None)[plays[1]:]
+    result = runner.invoke(app, ["record", "--resume", "--out", str(path)], input="\n".join(fixed) + "\n")
+    assert result.exit_code == 0, result.output
+    assert [json.loads(t) for t in path.read_text().splitlines()] == lines[:2]
 
 
 def test_end_of_input_keeps_finished_deals_and_exits_0(tmp_path):
@@ -157,11 +171,13 @@ def test_end_of_input_keeps_finished_deals_and_exits_0(tmp_path):
     path.write_text("")
     result = runner.invoke(app, ["record", "--out", str(path), *options(lines, 0)], input="\n".join(typed[:cut]))
     assert result.exit_code == 0, result.output
-    assert f"end of input: 1 finished deal saved to {path} (the deal in progress is not saved)" in result.output
-    assert [json.loads(t) for t in path.read_text().splitlines()] == [view_of(lines[0], 0)]
+    assert f"end of input: 1 finished deal saved to {path}, and the deal in progress up to now (" in result.output
+    assert f"To go on with it: allfours record --resume --out {path}" in result.output
+    first, kept = (json.loads(t) for t in path.read_text().splitlines())
+    assert first == view_of(lines[0], 0) and kept["unfinished"] is True
     # appended, never overwritten
     result = runner.invoke(app, ["record", "--out", str(path), *options(lines, 0)], input="\n".join(typed[:cut]))
-    assert len(path.read_text().splitlines()) == 2
+    assert len(path.read_text().splitlines()) == 4
 
 
 def test_partial_saves_the_deal_in_progress_cut_at_its_decision(tmp_path):
@@ -287,10 +303,10 @@ def test_ctrl_c_in_a_real_terminal_keeps_finished_deals(terminal, tmp_path):
     path = tmp_path / "deals.jsonl"
     lines = simulated("trinidad", 2, 2, seed=13)
     typed = answers(lines, None)
-    first = len(answers(lines[:1], None)) - 1
+    first_deal = len(answers(lines[:1], None)) - 1
     terminal.start(["--out", str(path), *options(lines, None)])
     terminal.wait_for("Seat 0's hand (6 cards):")
-    for answer in typed[:first + 3]:  # the first deal, "y", both hands of the second
+    for answer in typed[:first_deal + 3]:  # the first deal, "y", both hands of the second
         terminal.send(answer)
     terminal.wait_for("Saved to")
     end = time.monotonic() + 60
@@ -299,5 +315,19 @@ def test_ctrl_c_in_a_real_terminal_keeps_finished_deals(terminal, tmp_path):
         time.sleep(0.1)
     terminal.tmux("send-keys", "-t", terminal.name, "C-c")
     assert terminal.exit_code() == 130
-    assert f"interrupted: 1 finished deal saved to {path} (the deal in progress is not saved)" in terminal.screen()
-    assert [json.loads(t) for t in path.read_text().splitlines()] == lines[:1]
+    shown = terminal.screen()
+    assert f"interrupted: 1 finished deal saved to {path}, and the deal in progress up to now (" in shown
+    assert f"To go on with it: allfours record --resume --out {path}" in shown
+    first, kept = (json.loads(t) for t in path.read_text().splitlines())
+    assert first == lines[0] and kept["unfinished"] and kept["resume"]["due"] == {"kind": "turnup", "seat": None,
+                                                                                  "role": None}
+    assert kept["events"] == lines[1]["events"][:1]  # both hands: the deal, the turn-up next
+    # --resume in the terminal: the turn-up is asked, and the entry goes on to the end
+    with another_terminal(tmp_path, "record") as again:
+        again.start(["--resume", "--out", str(path)])
+        again.wait_for(lambda s: s.rstrip().endswith("Turn-up:"))
+        for answer in typed[first_deal + 3:]:
+            again.send(answer)
+        again.wait_for("Done: 1 finished deal saved to")
+        assert again.exit_code() == 0
+    assert [json.loads(t) for t in path.read_text().splitlines()] == lines

@@ -6,6 +6,7 @@ should appear with `wait_for` (a text, or a test of the whole screen), and read 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -79,6 +80,19 @@ class Terminal:
                 raise AssertionError(f"{self.command} did not exit:\n{self.screen()}")
             time.sleep(0.1)
         return int(self.status.read_text())
+
+
+@contextlib.contextmanager
+def another_terminal(tmp_path: Path, command: str, width: int = 200, height: int = 60,
+                     term: str = "xterm") -> Iterator[Terminal]:
+    """A second Terminal in the same test (a command run again: ``--resume``), its tmux server killed after."""
+    folder = tmp_path / f"terminal-{uuid.uuid4().hex[:8]}"
+    folder.mkdir()
+    again = Terminal(folder, command, width, height, term)
+    try:
+        yield again
+    finally:
+        subprocess.run(["tmux", *again.socket, "kill-server"], capture_output=True)
 
 
 def terminal_session(tmp_path: Path, command: str, width: int, height: int, term: str = "xterm") -> Iterator[Terminal]:

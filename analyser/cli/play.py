@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import enum
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -85,7 +86,7 @@ def play(
     from ..errors import AllFoursError
     from ..table.play import Game, Leave, Options, open_resume
     from ..table.record import EndOfInput, TableIO
-    from ..table.resume import ResumeError
+    from ..table.resume import ResumeError, left_in
     from ..table.screen import Style
 
     resumed = None
@@ -106,6 +107,11 @@ def play(
         if seed is None:
             seed = int.from_bytes(os.urandom(4), "little") % 1_000_000
         path = log if log is not None else default_log()
+        left = left_in(path, "play")
+        if left is not None:
+            typer.echo(f"Note: {path} ends with a match left in the middle of a deal (line {left}); this new match "
+                       f"goes after it, and that one can then no longer be resumed. To go on with it instead: "
+                       f"allfours play --resume --log {shlex.quote(str(path))}")
         options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)
     read, interactive = answer_reader()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -49,7 +50,7 @@ def record(
     """
     from ..errors import AllFoursError
     from ..table.record import EndOfInput, Recorder, RecordError, Start, TableIO, resume_words, resumed_deal, saved_words
-    from ..table.resume import ResumeError, read_unfinished
+    from ..table.resume import ResumeError, left_in, read_unfinished
 
     logfile = None
     if resume:
@@ -63,6 +64,12 @@ def record(
             seed = logfile.line["resume"].get("seed", seed)
         except ResumeError as err:
             fail(str(err))
+    else:
+        left = left_in(out, "record")
+        if left is not None:
+            typer.echo(f"Note: {out} ends with a deal in progress (line {left}); this entry goes after it, and that "
+                       f"one can then no longer be resumed. To go on with it instead: allfours record --resume --out "
+                       f"{shlex.quote(str(out))}")
     read, interactive = answer_reader()
 
     start = Start(preset=None if rules is None else rules.value, players=players, settings=list(set_ or []),

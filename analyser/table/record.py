@@ -36,7 +36,7 @@ from .entry import (
 )
 
 from .resume import LogFile, ResumeError, check_digest, unfinished_line
-from ..seats import seating_text, winner_words
+from ..seats import seating_text, side_scores, winner_words
 
 UNDO = object()
 Answer = tuple[str, "int | None", Any]
@@ -76,21 +76,19 @@ class Start:
 
 
 def side_name(rules: RuleSet, side: int, me: int | None = None) -> str:
-    if me is not None:
-        mine = rules.side_of(me)
-        if rules.players == 4:
-            return f"your side (seats {side} and {side + 2})" if side == mine else f"theirs (seats {side} and {side + 2})"
-        return f"you (seat {side})" if side == mine else f"seat {side}"
+    """``side 1 (seats 1 and 3)``; from seat `me`'s chair ``your side (seats 0 and 2)``, ``the other side (...)``."""
     if rules.players == 4:
-        return f"side {side} (seats {side} and {side + 2})"
-    return f"seat {side}"
+        pair = f"(seats {side} and {side + 2})"
+        if me is None:
+            return f"side {side} {pair}"
+        return f"{'your side' if side == rules.side_of(me) else 'the other side'} {pair}"
+    return f"you (seat {side})" if side == me else f"seat {side}"
 
 
 def score_words(rules: RuleSet, score: list[int], me: int | None = None) -> str:
-    """The score named by side (`me`'s first, as ``your side``, when the entry is from a seat)."""
-    order = sorted(range(rules.sides), key=lambda s: (me is None or s != rules.side_of(me), s))
-    parts = ", ".join(f"{side_name(rules, s, me)} {score[s]}" for s in order)
-    return f"{parts} (target {rules.target})"
+    """The score named by side: ``side 0 (seats 0 and 2) 6, side 1 (seats 1 and 3) 11``, or from seat `me`'s
+    chair ``your side 6, theirs 11``."""
+    return f"{side_scores(rules, score, me)} (target {rules.target})"
 
 
 def card_points_words(rules: RuleSet, points: list[int]) -> str:
@@ -373,7 +371,7 @@ class Recorder:
         if built.trump is not None and last in ("turnup", "bid", "bunch") and built.due.kind != "over":
             self.say(f"  trump: {SUIT_WORDS[built.trump]}s")
         for side, n, why in built.points[said:]:
-            self.say(f"  {side_name(rules, side)} scores {n} for {self.why_words(built, why)}")
+            self.say(f"  {side_name(rules, side, self.seat)} scores {n} for {self.why_words(built, why)}")
         return len(built.points)
 
     @staticmethod

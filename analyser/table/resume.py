@@ -160,6 +160,24 @@ def read_unfinished(path: Path, command: str) -> LogFile:
     return LogFile(path, head, tail, parsed[:-1], last, number)
 
 
+def left_in(path: Path, command: str) -> int | None:
+    """The number of `path`'s last line when it is a deal in progress left by `command`, else None (a missing or
+    unreadable file, or any other last line, says nothing)."""
+    try:
+        rows = path.read_bytes().split(b"\n")
+    except OSError:
+        return None
+    for number in range(len(rows), 0, -1):
+        if rows[number - 1].strip():
+            try:
+                obj = json.loads(rows[number - 1].decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                return None
+            resume = obj.get(RESUME) if is_unfinished(obj) else None
+            return number if isinstance(resume, dict) and resume.get("command") == command else None
+    return None
+
+
 def what(command: str) -> str:
     return "match" if command == "play" else "entry"
 
@@ -182,5 +200,5 @@ def referee_or_refuse(line: Any, number: int, path: Path, cut: bool) -> Built | 
     return None
 
 
-__all__ = ["LogFile", "RESUME", "ResumeError", "UNFINISHED", "check_digest", "digest", "due_of", "is_unfinished",
+__all__ = ["left_in", "LogFile", "RESUME", "ResumeError", "UNFINISHED", "check_digest", "digest", "due_of", "is_unfinished",
            "read_unfinished", "referee_or_refuse", "unfinished_line"]

@@ -89,7 +89,7 @@ def test_the_table_is_read_at_the_score_where_the_edition_has_it_else_at_0_0():
 def test_whatif_says_where_this_hand_played_out_leaves_the_card(hand, turnup, cls, why):
     out = whatif(hand, turnup).splitlines()
     assert out[1].startswith("Beg: ")
-    assert out[2].startswith("The strategy card says stand with one trump, ") and f"(class {cls}); this hand, " \
+    assert out[2].startswith("The strategy card says stand for one trump, ") and f"(class {cls}); this hand, " \
         "played out, begs: the card is a rule for the whole class, and what sets this hand apart is: " in out[2]
     assert why in out[2]
     data = json.loads(whatif(hand, turnup, "--json"))
@@ -138,7 +138,7 @@ def test_a_bid_hint_names_the_score_by_side_says_who_is_who_and_where_it_leaves_
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Beg: ")
-    assert lines[1].startswith("The strategy card says stand with one trump, a low one (2 to 5) (class T1:lo)")
+    assert lines[1].startswith("The strategy card says stand for one trump, a low one (2 to 5) (class T1:lo)")
     assert lines[2].endswith("score: your side 6, theirs 10 (to 14)")  # seat 1 is the eldest: 6 is its side's
     assert lines[3] == who_is_who(TRINIDAD, 1)
     data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
@@ -171,7 +171,7 @@ def test_the_coach_says_why_the_cards_stand_was_wrong_for_this_hand():
     assert stood is not None and stood.best == "beg" and stood.loss_ci95 is not None and stood.loss_ci95[0] > 0
     words = coach.comment(stood)
     assert words is not None and words.startswith("beg was better; stand gave up ")
-    assert ("The strategy card says stand with one trump, a low one (2 to 5) (class T1:lo); this hand, played out, "
+    assert ("The strategy card says stand for one trump, a low one (2 to 5) (class T1:lo); this hand, played out, "
             "begs: ") in words and "the turn-up J♠ is the jack of trump" in words
     begged = coach.judge(built.line, 1, "beg")
     assert coach.comment(begged) == "beg was the best bid."  # the better bid, taken: nothing about the card
@@ -204,3 +204,22 @@ def test_a_situation_names_the_score_from_the_deciders_chair_with_two_three_and_
         "you 3, the player after you 5, the dealer 1"
     assert make_situation(three, hand, "3H", "dealer", "1:3:5").score_words() == \
         "you 1, the eldest 3, the player after the eldest 5"
+
+
+def test_where_the_equilibrium_agrees_with_the_hand_the_card_is_called_the_simpler_rule():
+    hand, up = tuple(parse_cards("JD 9D AS KS QS 2C")), parse_card("5D")  # the dealer, two trumps with the jack
+    answer = lookup(TRINIDAD, "dealer", hand, up, (0, 0))
+    assert answer is not None and (answer.cls, answer.action, answer.card_action) == ("T2:J", "give", "run")
+    assert disagreement(answer, "give", hand, up, TRINIDAD, "your side 0, theirs 0") == (
+        "The strategy card says run for two trumps with the jack (class T2:J); the equilibrium at 0:0 says give; "
+        "this hand, played out, gives one: the card's rule is the simpler one, and it leaves the equilibrium on "
+        "this class (the card says what that costs).")
+    assert disagreement(answer, "run", hand, up, TRINIDAD, "your side 0, theirs 0") is not None  # leaves the table
+    near = lookup(TRINIDAD, "eldest", tuple(parse_cards(JACK_ALONE[0])), parse_card("3H"), (12, 3))
+    said = disagreement(near, "beg", tuple(parse_cards(JACK_ALONE[0])), parse_card("3H"), TRINIDAD,
+                        "your side 12, theirs 3")
+    assert said is not None and said.endswith("the card is the rule at 0:0, and at this score the equilibrium "
+                                              "itself moves to beg with this class.")
+    assert disagreement(answer, "give", hand, up, TRINIDAD, "x") is not None
+    four = lookup(TRINIDAD, "eldest", tuple(parse_cards(FOUR_ALONE[0])), parse_card("JS"), (0, 0))
+    assert disagreement(four, "stand", tuple(parse_cards(FOUR_ALONE[0])), parse_card("JS"), TRINIDAD, "x") is None

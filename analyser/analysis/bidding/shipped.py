@@ -47,7 +47,7 @@ def class_words(key: str) -> str:
     """A hand class in words.
 
     >>> class_words("T0"), class_words("T1:J"), class_words("T2:A,lo"), class_words("T3")
-    ('no trump', 'one trump, the jack', 'two trumps: the ace and a low one (2 to 5)', 'three trumps, none of them the ace, the jack or a low one')
+    ('no trump', 'one trump, the jack', 'two trumps with the ace and a low one (2 to 5)', 'three trumps, none of them the ace, the jack or a low one')
     """
     head, _, flags = key.partition(":")
     trumps = int(head[1:].rstrip("+"))
@@ -60,7 +60,7 @@ def class_words(key: str) -> str:
                         ", none of them the ace, the jack or a low one")
     if trumps == 1:
         return f"{words}, {held[0]}"
-    return f"{words}: " + (held[0] if len(held) == 1 else ", ".join(held[:-1]) + " and " + held[-1])
+    return f"{words} with " + (held[0] if len(held) == 1 else ", ".join(held[:-1]) + " and " + held[-1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,8 +192,10 @@ def score_pair(score: tuple[int, ...]) -> str:
 def disagreement(answer: TableAnswer | None, best: str, hand: tuple[int, ...], turnup: int, rules: RuleSet,
                  score_words: str) -> str | None:
     """One sentence where the per-hand answer `best` (settled: the caller decides) differs from the shipped
-    table's action or the card's rule for the class; None where they agree or nothing is shipped.
-    `score_words`: the hand's score as the caller prints it ("your side 6, theirs 11")."""
+    table's action or the card's rule for the class; None where they agree or nothing is shipped. Where the
+    equilibrium itself agrees with the hand, it says the card's rule is the simpler one (or the rule at 0:0);
+    else what sets the hand apart from its class, where that can be told. `score_words`: the hand's score as
+    the caller prints it ("your side 6, theirs 11")."""
     from ...engine.deal import kick_points
 
     if answer is None or (best == answer.action and best == (answer.card_action or answer.action)):
@@ -202,14 +204,22 @@ def disagreement(answer: TableAnswer | None, best: str, hand: tuple[int, ...], t
     role = ROLE[answer.role]
     said = []
     if answer.card_action is not None:
-        said.append(f"The strategy card says {answer.card_action} with {words}")
+        said.append(f"The strategy card says {answer.card_action} for {words}")
     at = ("at 0:0" if not any(answer.score) else f"at this score ({score_words})") if answer.at_hand_score else \
         f"at {score_pair(answer.score)}"
     if answer.card_action is None:
-        said.append(f"The shipped equilibrium {at} says {answer.action} with {words}")
+        said.append(f"The shipped equilibrium {at} says {answer.action} for {words}")
     elif answer.action != answer.card_action:
         said.append(f"the equilibrium {at} says {answer.action}"
                     + ("" if answer.p == 1.0 else f" (with probability {probability(answer.p)})"))
+    if best == answer.action:  # the equilibrium agrees with the hand: only the card's rule leaves it
+        if answer.at_hand_score and any(answer.score):
+            tail = (f"the card is the rule at 0:0, and at this score the equilibrium itself moves to "
+                    f"{answer.action} with this class")
+        else:
+            tail = ("the card's rule is the simpler one, and it leaves the equilibrium on this class (the card says "
+                    "what that costs)")
+        return f"{'; '.join(said)}; this hand, played out, {VERB[best]}: {tail}."
     why: list[str] = []
     if answer.settled is False and answer.interval is not None:
         lo, hi = answer.interval
@@ -217,8 +227,6 @@ def disagreement(answer: TableAnswer | None, best: str, hand: tuple[int, ...], t
                    f"{100 * lo:.0f}% to {100 * hi:.0f}% in its 95% interval)")
     if not answer.at_hand_score:
         why.append(f"the table is for {score_pair(answer.score)} and this hand is at {score_words}")
-    elif any(answer.score) and answer.card_action is not None and answer.action != answer.card_action:
-        why.append("the card is a rule for the score 0:0, and at this score the equilibrium itself leaves it")
     kick = int(kick_points(KICKS.index(rules.kick), turnup))
     rank = RANK_WORDS[rank_of(turnup)]
     facts = ([f"is the {'jack' if rank == 'J' else 'ace'} of trump (no one can hold it)"] if rank in "JA" else []) \

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 
 from .options import (
@@ -92,7 +91,7 @@ def play(
     resumed = None
     if resume:
         given = [flag for name, flag in SETTINGS.items()
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+                 if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]
         if given:
             fail(f"--resume takes the match's settings from the log: leave out {', '.join(given)}")
         path = log if log is not None else default_log()

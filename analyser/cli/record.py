@@ -6,7 +6,6 @@ import shlex
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 
 from .options import PlayersOpt, Preset, ScoreOpt, SeedOpt, SetOpt, answer_reader, fail
@@ -55,7 +54,7 @@ def record(
     logfile = None
     if resume:
         given = [flag for name, flag in SETTINGS.items()
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+                 if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]
         if given:
             fail(f"--resume takes the entry's settings from --out: leave out {', '.join(given)}")
         try:

@@ -277,11 +277,85 @@ class ProgressBar:
                     self.progress.update(self.task, rate=f"{speed:,.0f}")
 
 
+# What a long command says the moment Ctrl-C arrives (then it stops as it always did: the chunks under way stop at
+# their next step, finished work is kept where the command keeps it, exit 130).
+STOPPING = "stopping after the current chunk..."
+_stopping: list[str] = []  # the messages of the blocks under way, innermost last
+
+
 @contextmanager
-def progress_bar(description: str, total: int, rate: str | None = None) -> Iterator[ProgressBar]:
-    """The progress bar of every long command, on stderr while the block runs; pass `bar.advance` on."""
+def stopping_notice(message: str = STOPPING) -> Iterator[None]:
+    """While the block runs, a Ctrl-C is acknowledged at once: `message` on stderr, the moment SIGINT arrives, even
+    while the main thread waits for workers or runs a kernel that has let go of the GIL; then KeyboardInterrupt is
+    raised in the main thread as without this (a second Ctrl-C says nothing more). Nested blocks: the innermost
+    message. Only in the main thread, and only where Ctrl-C raises KeyboardInterrupt (Python's own handler)."""
+    import signal
+
+    nested = bool(_stopping)
+    if nested or threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        _stopping.append(message)
+        try:
+            yield
+        finally:
+            _stopping.pop()
+        return
+    told = threading.Event()
+    lock = threading.Lock()
+
+    def tell(wait: bool = True) -> None:
+        if not lock.acquire(blocking=wait):  # (the main thread never waits for the watcher's write)
+            return
+        try:
+            if not told.is_set():
+                sys.stderr.write((_stopping[-1] if _stopping else message) + "\n")
+                sys.stderr.flush()
+        except (OSError, ValueError, RuntimeError):  # stderr closed, or busy in this very thread
+            pass
+        finally:
+            told.set()
+            lock.release()
+
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+
+    def watch() -> None:  # the signal's byte arrives here at once, whatever the main thread is doing
+        try:
+            while True:
+                got = os.read(read, 64)
+                if not got:
+                    return
+                if signal.SIGINT in got:
+                    tell()
+        finally:
+            os.close(read)
+
+    def on_sigint(signum: int, frame: Any) -> None:  # in the main thread, before KeyboardInterrupt unwinds it
+        if not told.wait(0.5):  # (the watcher has normally said it already; this keeps the order of the lines)
+            tell(wait=False)
+        signal.default_int_handler(signum, frame)
+
+    watcher = threading.Thread(target=watch, name="allfours-ctrl-c", daemon=True)
+    watcher.start()
+    old_fd = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    signal.signal(signal.SIGINT, on_sigint)
+    _stopping.append(message)
+    try:
+        yield
+    finally:
+        _stopping.pop()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.set_wakeup_fd(old_fd)
+        os.close(write)  # the watcher reads the end of the pipe and goes
+
+
+@contextmanager
+def progress_bar(description: str, total: int, rate: str | None = None,
+                 stopping: str = STOPPING) -> Iterator[ProgressBar]:
+    """The progress bar of every long command, on stderr while the block runs; pass `bar.advance` on. A Ctrl-C
+    while it runs is acknowledged at once with `stopping` (`stopping_notice`)."""
     bar = ProgressBar(description, total, rate)
-    with bar.progress:
+    with stopping_notice(stopping), bar.progress:
         yield bar
 
 

@@ -10,7 +10,7 @@ import typer
 
 from .options import (
     ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt,
-    announce_engine, build_rules, check_output, fail,
+    announce_engine, build_rules, check_output, fail, stopping_notice,
 )
 
 
@@ -66,9 +66,10 @@ def report(
     announce_engine()
     with open_executor(threads, scheduler, cluster) as executor:
         try:
-            path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
-                                log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity,
-                                pimc=pimc, force=force)
+            with stopping_notice():  # (the parts finished are kept: see `interrupted`)
+                path = build_report(ruleset, folder, deals, seed, policy, threads, executor, command=command,
+                                    log=lambda m: typer.echo(f"report: {m}", err=True), sensitivity=sensitivity,
+                                    pimc=pimc, force=force)
         except KeyboardInterrupt:
             interrupted(folder, existed)
         except OSError as err:

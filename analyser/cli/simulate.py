@@ -11,7 +11,7 @@ from ..rules import RuleSet
 from ..simulate import CHUNK_DEALS
 from .options import (
     FAILED, USAGE, ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt,
-    announce_engine, build_rules, check_output, fail, file_errors, os_words, print_json, progress_bar,
+    announce_engine, build_rules, check_output, fail, file_errors, os_words, print_json, progress_bar, stopping_notice,
 )
 
 
@@ -102,7 +102,7 @@ def write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk:
     kinds, params = seat_policies(policy, ruleset.players)
     count = 0
     try:
-        with open(log, "w", encoding="utf-8") as stream:  # whole lines only: a deal is written once it is played
+        with stopping_notice(), open(log, "w", encoding="utf-8") as stream:  # whole lines only: a deal is written once it is played
             for line in iter_log_lines(ruleset, deals, seed, kinds, params, chunk):
                 stream.write(dumps(line) + "\n")
                 count += 1

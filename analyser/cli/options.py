@@ -180,8 +180,9 @@ def check_output(path: Path | None, option: str, *, folder: bool, force: bool = 
     `resumable`: the refusal also names ``--resume``. `image`: a chart, whose name must end in a type
     matplotlib can write (.png, .pdf, .svg, ...).
 
-    A folder is created (with its parents) here; a file's folder must exist. Both are checked by
-    writing and removing a probe file, so a path that cannot be written fails now, in one line.
+    A folder is created (with its parents) here, and so is a file's folder: every output path names where it goes,
+    as ``--out results/today/card.png`` and ``--out results/today/analysis`` alike. Both are checked by writing and
+    removing a probe file, so a path that cannot be written fails now, in one line.
     """
     if path is None:
         return
@@ -195,8 +196,6 @@ def check_output(path: Path | None, option: str, *, folder: bool, force: bool = 
     if blocked is not None:
         fail(f"{option} {path}: {blocked} is a file, not a folder")
     where = path if folder else path.parent
-    if not folder and not where.is_dir():
-        fail(f"{option} {path}: there is no folder {where}; create it first or give a file in a folder that exists")
     try:
         if path.exists():
             if folder and not path.is_dir():

@@ -163,3 +163,19 @@ def test_bad_views_are_refused_in_one_line_with_exit_2(tmp_path):
         assert result.exit_code == 2, (name, result.output)
         assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
         assert "Traceback" not in result.output and path.read_bytes() == before
+
+
+def test_a_match_left_mid_deal_by_play_is_analysed_up_to_where_it_stopped(tmp_path):
+    from test_play import random_answers
+
+    log = tmp_path / "match.jsonl"
+    left = runner.invoke(app, ["play", "--rules", "trinidad", "--players", "4", "--opponent", "heuristic", "--seed",
+                               "5", "--coach", "off", "--log", str(log)],
+                         input="\n".join(random_answers(5)[:40] + ["q"]) + "\n")
+    assert left.exit_code == 0, left.output
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert last["unfinished"] is True
+    b = analysed(log)
+    assert b["deals"][-1]["unfinished"] is True and b["deals"][-1]["luck"] is None
+    assert all(d["event"] < len(last["events"]) for d in b["decisions"] if d["line"] == b["lines"])
+    assert "a deal in progress; its decisions so far are judged" in text(log)

@@ -77,6 +77,10 @@ def analyse(
     open. Bids: the what-if's paired rollouts from that exact position. Losses in net points of the deal for the
     decider's side, flagged doubtful, error or blunder; summaries per player and side (bidding and card play apart),
     per match, and the luck of the deal (its value with every hand open).
+
+    A seat's view (as record writes it, ?? for unseen cards) is read as it is: when every hidden card was played
+    the deal is rebuilt from the plays; otherwise that seat's own decisions are judged and one line says what
+    could not be. A deal left in progress by play or record is judged up to where it stopped.
     """
     from ..analysis import AnalysisError
     from ..analysis.play.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log

@@ -246,14 +246,9 @@ def who_is_who(rules: RuleSet, seat: int) -> str:
     >>> who_is_who(make_rules("classic", 2), 1)
     'you are seat 1; seat 0, opposite, plays after you (no partners: each of you scores alone)'
     """
-    n = rules.players
-    after, before = (seat + 1) % n, (seat - 1) % n
-    if n == 2:
-        return f"you are seat {seat}; seat {after}, opposite, plays after you (no partners: each of you scores alone)"
-    head = f"you are seat {seat}, play passes to your left: seat {after}, on your left, plays after you; "
-    if n == 3:
-        return head + f"seat {before}, on your right, plays before you (no partners: each seat scores alone)"
-    return head + f"seat {(seat + 2) % 4}, opposite, is your partner; seat {before}, on your right, plays before you"
+    from ..seats import seating_text
+
+    return seating_text(rules.players, seat)
 
 
 def seat_score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], seat: int) -> str:

@@ -24,6 +24,13 @@ results/sensitivity as it stands), nothing else is recomputed. With --sections-o
 written again from the numbers already in each report.json (and results/sensitivity), measuring nothing but
 how often the cards are run where report.json lacks it: for a change in their words (report/searched.py:
 rewrite_search_parts).
+
+    .venv/bin/python scripts/reference_edition.py --advice-sections [--only trinidad-4p]
+
+writes again, in each finished edition, from the numbers in its report.json alone, the report's two passages on
+the published bidding advice: the section "The published advice, tested" and the end of the equilibrium's
+section, "The published advice against the equilibrium", with their tables (report/advice.py:
+rewrite_advice_sections): for a change in their words; nothing is measured (seconds).
 """
 
 from __future__ import annotations
@@ -63,7 +70,11 @@ def main() -> int:
     parser.add_argument("--sections-only", action="store_true",
                         help="--search-players: write pimc's sections (and the sensitivity section) again from "
                              "report.json and results/sensitivity, measuring only what report.json lacks")
+    parser.add_argument("--advice-sections", action="store_true",
+                        help="only write the passages on the bidding advice again, from each report.json")
     args = parser.parse_args()
+    if args.advice_sections:
+        return advice_sections(args.out, args.only)
     if args.rules_of_thumb:
         return rules_of_thumb(args.out, args.only)
     if args.search_players:
@@ -125,6 +136,18 @@ def rules_of_thumb(results: Path, only: str | None) -> int:
         thumbs = add_to_edition(rules, results / name, say=print)
         print(f"{name}: rules of thumb added in {time.perf_counter() - began:.0f} s; card sizes "
               f"{thumbs['chosen']}", flush=True)
+    return 0
+
+
+def advice_sections(results: Path, only: str | None) -> int:
+    """The passages on the bidding advice written again in every finished edition (or `only` one) from its
+    report.json; nothing measured, nothing else changed."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.advice import rewrite_advice_sections
+
+    for name, rules in finished_editions(only):
+        rewrite_advice_sections(rules, results / name)
+        print(f"{name}: the passages on the bidding advice written again", flush=True)
     return 0
 
 

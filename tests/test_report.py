@@ -110,8 +110,10 @@ def test_text_agrees_with_tables(report_dir):
     assert numbers["rules_of_thumb"] == thumbs
     assert f"**Eldest:** {thumbs['eldest']}" in md and f"**Dealer, when the eldest begs:** {thumbs['dealer']}" in md
     advice = pd.read_csv(report_dir / "tables" / "advice.csv")
-    for claim, verdict in zip(advice["claim"], advice["verdict"]):
-        assert f"**{verdict}**: {claim}" in md
+    for claim, verdict, finding in zip(advice["claim"], advice["verdict"], advice["finding"]):
+        assert f"**{verdict}: {finding}**: \"{claim}\"" in md
+    assert set(advice["finding"]) <= {"always beg", "always stand", "beg", "stand", "run", "give", "too close to call"} \
+        | {f for f in advice["finding"] if f.startswith("mostly ")}
     assert set(advice["verdict"]) <= {"supported", "contradicted", "inconclusive"}
     assert "allfours report" in md and "--seed 3" in md  # the command that regenerates it
 
@@ -133,8 +135,9 @@ def test_the_equilibrium_section(report_dir):
     best = pd.read_csv(report_dir / "tables" / "advice.csv")
     assert len(advice) == 2 and list(advice["claim"]) == list(best["claim"][:2])
     assert list(advice["best response verdict"]) == list(best["verdict"][:2])
-    for claim, verdict in zip(advice["claim"], advice["verdict"]):
-        assert f"**{verdict}** (equilibrium): {claim}" in md
+    for claim, verdict, finding in zip(advice["claim"], advice["verdict"], advice["finding"]):
+        assert f"**{verdict}: {finding}** (equilibrium): \"{claim}\"" in md
+    assert "### The published advice against the equilibrium" in md
     assert (report_dir / "equilibrium" / "equilibrium.json").is_file()
 
 
@@ -270,6 +273,38 @@ def test_rewriting_the_search_players_sections_measures_nothing_and_writes_the_s
     assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())
     with pytest.raises(ValueError, match="other rules"):
         searched.rewrite_search_parts(make_rules("classic", 2), copy)
+
+
+ADVICE_FILES = ("REPORT.md", "report.html", "tables/advice.csv", "tables/equilibrium-advice.csv")
+
+
+@pytest.mark.parametrize("earlier", [False, True], ids=["stale words", "before the subheading"])
+def test_rewriting_the_advice_passages_measures_nothing_and_writes_the_same_report(report_dir, tmp_path, earlier):
+    """scripts/reference_edition.py --advice-sections: both passages on the bidding advice written again from
+    report.json alone, as the report writes them; also over a report from before the equilibrium's passage had
+    its subheading (its first paragraph then started the passage)."""
+    import shutil
+
+    from analyser.report.advice import EQUILIBRIUM_HEADING, HEADING, rewrite_advice_sections
+    from analyser.rules import make_rules
+
+    copy = tmp_path / "copy"
+    shutil.copytree(report_dir, copy)
+    md, page = (copy / "REPORT.md").read_text(), (copy / "report.html").read_text()
+    md = md.replace(f"## {HEADING}\n", f"## {HEADING}\n\nstale words\n\n").replace("**contradicted: ", "**stale: ")
+    page = page.replace(f"<h2>{HEADING}</h2>", f"<h2>{HEADING}</h2>\n<p>stale words</p>")
+    if earlier:
+        md = md.replace(f"### {EQUILIBRIUM_HEADING}\n\n", "")
+        page = page.replace(f"<h3>{EQUILIBRIUM_HEADING}</h3>\n", "")
+    (copy / "REPORT.md").write_text(md)
+    (copy / "report.html").write_text(page)
+    (copy / "tables" / "advice.csv").write_text("stale\n")
+    rewrite_advice_sections(make_rules("trinidad", 4, {"target": 5}), copy)
+    for name in ADVICE_FILES:
+        assert (copy / name).read_bytes() == (report_dir / name).read_bytes(), name
+    assert json.loads((copy / "report.json").read_text()) == json.loads((report_dir / "report.json").read_text())
+    with pytest.raises(ValueError, match="other rules"):
+        rewrite_advice_sections(make_rules("classic", 2), copy)
 
 
 def test_the_run_deal_row_says_where_the_two_players_can_differ():

@@ -43,6 +43,7 @@ from ..hand_text import class_words
 from ..rules import RuleSet
 from ..rules_text import describe
 from ..analysis.bidding.rules_of_thumb import FitInput
+from .advice import EQUILIBRIUM_SECTION, advice_section, equilibrium_advice_section
 from .card import RULES_FOLDER, Card
 from .charts import score_shift_chart
 from .rules_section import rules_part, rules_section
@@ -274,20 +275,9 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         doc.paragraph("Not estimated with three players (each plays alone: the table would be three-dimensional); "
                       "the score what-ifs above play every match out instead.")
 
-    doc.heading("The published advice, tested")
     claims = [c.to_json() for c in advice.claims]
     numbers["advice"] = claims
-    advice_view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
-                                 "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
-                                 "deals": c["n"]} for c in claims])
-    path = save_table(advice_view, out, "advice")
-    doc.paragraph(f"A Spanish-language All Fours guide (\"Consejos y estrategias\", translated) gives four pieces of advice about begging and "
-                  f"giving (its advice on card play: \"Play advice\" below). Each is tested as stated in the table, with {sizes.advice:,} paired deals per role "
-                  "under the heuristic player: *supported* when the 95% CI lies on the claim's side, "
-                  "*contradicted* when it lies wholly on the other, else *inconclusive*.")
-    doc.bullets([f"**{c['verdict']}**: {c['claim']} — estimate {c['estimate']:.3f} {c.get('unit', '')}, "
-                 f"95% CI [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]" for c in claims])
-    doc.table(advice_view, "Advice check", path)
+    advice_section(doc, out, claims, sizes.advice, save_table)
 
     _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
     card = Card(rules, fitted, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
@@ -389,7 +379,7 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
     result = eq.to_json()
     numbers["equilibrium"] = {k: result[k] for k in ("value", "value_ci95", "eldest", "dealer", "unsettled",
                                                      "exploitability", "method", "deals", "classes", "bootstrap")}
-    doc.heading("The bidding game's equilibrium")
+    doc.heading(EQUILIBRIUM_SECTION)
     lo, hi = result["value_ci95"]
     who = ("the eldest's side against the dealer's (zero-sum: solved exactly by linear programming)"
            if eq.zero_sum else "each player alone (not zero-sum: an approximate equilibrium by CFR+)")
@@ -423,19 +413,7 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
         _equilibrium_by_score(doc, out, by_score, numbers)
     claims = [c.to_json() for c in equilibrium_claims(eq, {c.id: c for c in advice.claims})]
     numbers["equilibrium_advice"] = claims
-    view = pd.DataFrame([{"claim": c["claim"], "test": c["test"], "estimate": round(c["estimate"], 4),
-                          "95% CI": f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "verdict": c["verdict"],
-                          "best response verdict": c.get("best_response_verdict", ""), "deals": c["n"]}
-                         for c in claims])
-    path = save_table(view, out, "equilibrium-advice")
-    doc.paragraph("The eldest's two claims of the Spanish-language guide, read against the equilibrium: the equilibrium's "
-                  "P(beg) over the hand classes the claim names, weighted by their deals, with its bootstrap 95% "
-                  "CI. \"Beg when missing the ace or the jack\" is read as begging more often than not (above "
-                  "0.5).")
-    doc.bullets([f"**{c['verdict']}** (equilibrium): {c['claim']} — P(beg) {c['estimate']:.3f}, 95% CI "
-                 f"[{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]; best response: {c.get('best_response_verdict', '-')}"
-                 for c in claims])
-    doc.table(view, "Advice against the equilibrium", path)
+    equilibrium_advice_section(doc, out, claims, save_table)
 
 
 def _equilibrium_fine(doc: Document, out: Path, eq: EquilibriumResult, fine: EquilibriumResult,

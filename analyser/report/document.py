@@ -127,6 +127,43 @@ def splice_sections(folder: Path, doc: Document, first: str, last: str, before: 
     path.write_text(page[:begin] + body + "\n" + page[end:].lstrip("\n"), encoding="utf-8")
 
 
+def splice_section_end(folder: Path, doc: Document, section: str, starts: list[str]) -> None:
+    """Put `doc`'s blocks (its title left out) in place of the end of the finished report's section `section`:
+    from the first of `starts` found in it (Markdown: a ``### `` subheading, or the first words of a paragraph)
+    to the section's end, in REPORT.md and report.html alike."""
+    path = folder / "REPORT.md"
+    page = path.read_text(encoding="utf-8")
+    begin, end = _end_span(page, f"## {section}\n", [s if s.startswith("#") else "\n" + s for s in starts],
+                           "\n## ", path)
+    begin += 0 if page[begin] == "#" else 1  # (a paragraph's start was found after its newline)
+    md = doc.markdown().split("\n", 2)[2]
+    path.write_text(page[:begin] + md + ("\n" + page[end:] if end < len(page) else ""), encoding="utf-8")
+    path = folder / "report.html"
+    page = path.read_text(encoding="utf-8")
+    marks = [f"<h3>{html.escape(s[4:])}</h3>" if s.startswith("### ") else f"<p>{_inline_html(s)}" for s in starts]
+    begin, end = _end_span(page, f"<h2>{html.escape(section)}</h2>", marks, "<h2>", path, stop="\n</body>")
+    body = doc.html(folder).split("<body>\n", 1)[1].split("\n</body>", 1)[0].split("\n", 1)[1]
+    path.write_text(page[:begin] + body + "\n" + page[end:].lstrip("\n"), encoding="utf-8")
+
+
+def _end_span(page: str, section: str, starts: list[str], heading: str, path: Path,
+              stop: str = "") -> tuple[int, int]:
+    """Where the end of `section` from the first of `starts` in it begins, and where the section ends."""
+    if section not in page:
+        raise ValueError(f"{path}: no {section.strip()!r} section")
+    top = page.index(section) + len(section)
+    end = page.find(heading, top)
+    if end < 0:
+        end = page.index(stop, top) if stop and stop in page[top:] else len(page)
+    elif heading.startswith("\n"):
+        end += 1
+    for start in starts:
+        at = page.find(start, top, end)
+        if at >= 0:
+            return at, end
+    raise ValueError(f"{path}: none of {[s.strip() for s in starts]} in the section {section.strip()!r}")
+
+
 def _section_span(page: str, first: str, last: str, heading: str, path: Path, stop: str = "",
                   before: str = "") -> tuple[int, int]:
     """Where the sections from `first` through `last` begin and end in `page`; with no `first` and a `before`,

@@ -190,3 +190,17 @@ def test_simulate_writing_a_log_acknowledges_ctrl_c_and_keeps_the_deals(tmp_path
     kept = re.search(r"interrupted: the (\d+) finished deals are kept in", run.text())
     assert kept is not None, run.text()
     assert len(log.read_text(encoding="utf-8").splitlines()) == int(kept.group(1))
+
+
+def test_bench_acknowledges_ctrl_c_in_its_own_words() -> None:
+    run = Run(["bench", "--seconds", "20", "--threads", "1"], terminal=False)
+    time.sleep(8.0)  # loaded and measuring: it measures for 40 s or more, and prints nothing until the end
+    assert run.proc.poll() is None, run.text()
+    sent = time.monotonic()
+    run.proc.send_signal(signal.SIGINT)
+    run.proc.communicate(timeout=300)
+    run.reader.join(timeout=10)
+    os.close(run.fd)
+    told = next(t for t, c in run.chunks if "stopping: the measurement under way is dropped..." in c)
+    assert told - sent < ACK_SECONDS and run.proc.returncode == 130
+    assert run.text().strip().splitlines()[-2:] == ["stopping: the measurement under way is dropped...", "interrupted"]

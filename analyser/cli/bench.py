@@ -8,7 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, build_rules, fail
+from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, build_rules, fail, stopping_notice
+
+
+STOPPING = "stopping: the measurement under way is dropped..."
 
 
 def bench(
@@ -40,8 +43,10 @@ def bench(
         if (ruleset.preset, ruleset.players) != ("trinidad", 4) or set_:
             fail("--against-c measures the trinidad 4-player figures that the C reference plays: "
                  "leave out --rules, --players and --set")
-        result = run_against_c(seconds, rounds)
+        with stopping_notice(STOPPING):
+            result = run_against_c(seconds, rounds)
         typer.echo(json.dumps(result) if json_out else against_c_text(result))
         return
-    result = run_bench(threads or os.cpu_count() or 1, seconds, ruleset)
+    with stopping_notice(STOPPING):
+        result = run_bench(threads or os.cpu_count() or 1, seconds, ruleset)
     typer.echo(json.dumps(result) if json_out else bench_table(result))

@@ -181,6 +181,27 @@ def next_held(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def mix64(z):
+    """splitmix64's finaliser: 64 well-mixed bits from `z` (a bijection)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def unit_stream(key, index, out):
+    """Seed `out` (4 words) with the stream of unit `index` (a duplicate pair, a deal, a match) of a run whose
+    streams are keyed by `key` (4 words, ``unit_key``): a function of the key and the index alone, so a run gives
+    the same units whatever chunks, threads or workers it is cut into. Never all zero."""
+    z = np.uint64(index)
+    for k in range(4):
+        z += np.uint64(0x9E3779B97F4A7C15)
+        out[k] = mix64(key[k] ^ mix64(z))
+    if out[0] == 0 and out[1] == 0 and out[2] == 0 and out[3] == 0:
+        out[0] = 1
+
+
 @njit(cache=True, _nrt=False)
 def next_u64(s):
     """xoshiro256**: next 64 random bits, advancing state s (uint64[4])."""
@@ -243,6 +264,12 @@ def private_zeros(shape: int | tuple[int, ...], dtype: type | np.dtype) -> np.nd
     raw = np.zeros(size + 2 * CACHE_LINE, dtype=np.uint8)  # room to align the start and round the end up
     start = -raw.ctypes.data % CACHE_LINE
     return raw[start:start + size].view(dtype).reshape(shape)
+
+
+def unit_keys(seed: int, stream: int, count: int = 2) -> list[np.ndarray]:
+    """`count` stream keys (4 words each) of a run's units: ``SeedSequence(seed, spawn_key=(stream,)).spawn(count)``;
+    unit i's stream under key k is ``unit_stream(k, i, out)`` (cards, then the players' choices, ...)."""
+    return [rng_state(s) for s in np.random.SeedSequence(seed, spawn_key=(stream,)).spawn(count)]
 
 
 def rng_state(seed_sequence: np.random.SeedSequence) -> np.ndarray:

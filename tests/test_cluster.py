@@ -133,13 +133,30 @@ def test_a_worker_killed_mid_run_loses_nothing(client: Any, tmp_path: Path) -> N
     assert killed[0] not in client.scheduler_info()["workers"]
 
 
-def test_a_tournament_on_the_cluster_is_the_one_on_local_threads(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tournament, "CHUNK_PAIRS", 30)  # four chunks
+def test_a_tournament_on_the_cluster_is_the_one_on_local_threads(client: Any) -> None:
     rules = make_rules("trinidad", players=2)
-    local = tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, threads=2)
+    local = tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, threads=2, chunk=30)
     executor = DaskExecutor(client=client)
     cluster = bounded(lambda: tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, executor=executor))
-    assert cluster.as_dict() == local.as_dict() and len(executor.timings) == 4
+    assert cluster.as_dict() == local.as_dict()
+    assert len(executor.timings) == 8  # 120 pairs: four tasks for each of the two workers
+
+
+def test_a_search_players_tournament_on_the_cluster_is_the_one_on_one_thread(client: Any) -> None:
+    """Pair i (deal i of a run-deal duel) plays from the seed and i alone: two workers, one task a pair, give
+    what one thread gives in tasks of two (tests/test_tournament.py: the same JSON on 1 or 2 threads, the CLI)."""
+    rules = make_rules("trinidad", players=2)
+    local = tournament.run_tournament(rules, "pimc:worlds=4", "heuristic", 12, seed=7, threads=1)
+    executor = DaskExecutor(client=client)
+    cluster = bounded(lambda: tournament.run_tournament(rules, "pimc:worlds=4", "heuristic", 12, seed=7,
+                                                        executor=executor), 120)
+    assert cluster.as_dict() == local.as_dict() and len(executor.timings) == 6
+    assert len({timing.worker for timing in executor.timings}) == 2  # both workers played
+    duel = ("pimc:worlds=2", "pimc:worlds=2,max_cards=24", 16)
+    local_duel = tournament.run_deal_duel(make_rules("trinidad"), *duel, seed=2, threads=1)
+    cluster_duel = bounded(lambda: tournament.run_deal_duel(make_rules("trinidad"), *duel, seed=2,
+                                                            executor=DaskExecutor(client=client)), 120)
+    assert cluster_duel.as_dict() == local_duel.as_dict() and local_duel.run_deals > 0
 
 
 # ---- the command line -----------------------------------------------------------------------

@@ -29,12 +29,12 @@ def test_a_match_ends_when_exactly_one_side_reaches_the_target():
         assert scores[winner] >= rules.target > scores[1 - winner]
 
 
-def test_same_seed_same_result_whatever_the_threads(monkeypatch):
-    monkeypatch.setattr(tournament, "CHUNK_PAIRS", 7)
+def test_same_seed_same_result_whatever_the_threads_and_chunks():
     rules = make_rules("classic", players=2)
-    one = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9)
-    again = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9, threads=3)
-    assert one.as_dict() == again.as_dict()
+    one = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9, threads=1)
+    again = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9, threads=3, chunk=7)
+    whole = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=9, threads=1, chunk=1000)
+    assert one.as_dict() == again.as_dict() == whole.as_dict()
     assert one.matches == 60 and one.as_dict()["pairs"] == 30
     other = run_tournament(rules, "heuristic", "random:beg=0.2", 60, seed=10)
     assert other.as_dict() != one.as_dict()
@@ -48,6 +48,78 @@ def test_cli_gives_the_same_json_on_one_or_two_threads(monkeypatch):
     two = CliRunner().invoke(app, [*args, "--threads", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     assert json.loads(one.stdout)["matches"] == 60 and one.stdout == two.stdout
+
+
+SEARCH_ARGS = ["tournament", "--rules", "trinidad", "--players", "2", "--a", "pimc:worlds=4", "--b", "heuristic",
+               "--matches", "12", "--seed", "7", "--json"]
+
+
+def test_a_search_players_tournament_is_the_same_json_however_it_is_cut(monkeypatch):
+    """Pair i plays from the seed and i alone: 1 or 2 threads, 1 or 4 pairs a task, one JSON (the cluster:
+    tests/test_cluster.py); the progress bar counts every pair once, as its task ends."""
+    from analyser.cli import options
+
+    advanced: list[int] = []
+    advance = options.ProgressBar.advance
+    monkeypatch.setattr(options.ProgressBar, "advance", lambda bar, n: (advanced.append(n), advance(bar, n))[1])
+    found = {}
+    for threads, cap in (("1", 1), ("2", 1), ("1", 1000)):  # tasks of 1 pair; on 1 thread, 3 tasks of 2
+        monkeypatch.setattr(tournament, "SEARCH_CHUNK_PAIRS", cap)
+        advanced.clear()
+        result = CliRunner().invoke(app, [*SEARCH_ARGS, "--threads", threads])
+        assert result.exit_code == 0, result.output
+        found[(threads, cap)] = result.stdout
+        assert sum(advanced) == 6 and len(advanced) == (6 if cap == 1 else 3), advanced
+    assert len(set(found.values())) == 1, found
+    doc = json.loads(found[("1", 1)])
+    assert doc["matches"] == 12 and doc["a"] == "pimc:worlds=4" and doc["deals"] > 12
+
+
+class CountingExecutor:
+    """Records the tasks a run submits and answers each at once with made-up rows (nothing is played)."""
+
+    def __init__(self, parallelism: int) -> None:
+        self.parallelism, self.timings, self.tasks = parallelism, [], []
+
+    def run(self, fn, tasks, on_result, progress=None):
+        for task in tasks:
+            self.tasks.append(task)
+            first, size = task.args[-2], task.args[-1]
+            cols = tournament.N_PAIR_COLS if fn is tournament.pairs_chunk else tournament.N_RD_COLS
+            on_result(task, (first, np.ones((size, cols), dtype=np.int64)))
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("a", ["pimc", "oracle", "pimc:worlds=4"])
+@pytest.mark.parametrize("workers", [1, 2, 16])
+def test_a_search_players_100_matches_are_cut_into_several_tasks(a, workers):
+    executor = CountingExecutor(workers)
+    run_tournament(make_rules("trinidad"), a, "heuristic", 100, seed=1, executor=executor)
+    cut = [(task.args[-2], task.args[-1]) for task in executor.tasks]
+    assert len(cut) >= min(50, 4 * workers) and max(size for _, size in cut) <= tournament.SEARCH_CHUNK_PAIRS
+    assert sorted(cut) == cut and [first for first, _ in cut] == list(np.cumsum([0] + [n for _, n in cut])[:-1])
+    assert sum(size for _, size in cut) == 50 and len({task.key for task in executor.tasks}) == len(cut)
+
+
+def test_cheap_players_are_cut_by_the_workers_into_large_tasks():
+    executor = CountingExecutor(2)
+    run_tournament(make_rules("trinidad"), "heuristic", "random", 200_000, seed=1, executor=executor)
+    sizes = [task.args[-1] for task in executor.tasks]
+    assert sum(sizes) == 100_000 and max(sizes) == tournament.CHUNK_PAIRS > 1000 and len(sizes) == 20
+    executor = CountingExecutor(2)
+    run_tournament(make_rules("trinidad"), "heuristic", "random", 2_000, seed=1, executor=executor)
+    assert [task.args[-1] for task in executor.tasks] == [125] * 8  # four tasks a worker thread
+
+
+def test_a_search_players_run_deal_duel_is_cut_into_several_tasks():
+    from analyser.analysis.play.tournament import run_deal_duel
+
+    executor = CountingExecutor(2)
+    run_deal_duel(make_rules("trinidad"), "pimc", "pimc:max_cards=24", 100, seed=1, executor=executor)
+    sizes = [task.args[-1] for task in executor.tasks]
+    assert sum(sizes) == 100 and len(sizes) >= 8 and max(sizes) <= tournament.SEARCH_CHUNK_RUN_DEALS
 
 
 def test_identical_policies_split_every_pair_exactly():
@@ -124,8 +196,8 @@ def test_run_deals_same_seed_same_result_and_cli(monkeypatch):
 
     rules = make_rules("trinidad")
     one = run_deal_duel(rules, "pimc:worlds=2", "pimc:worlds=2,max_cards=24", 30, seed=2, threads=1)
-    two = run_deal_duel(rules, "pimc:worlds=2", "pimc:worlds=2,max_cards=24", 30, seed=2, threads=2)
-    assert one.as_dict() == two.as_dict() and one.run_deals > 0
+    two = run_deal_duel(rules, "pimc:worlds=2", "pimc:worlds=2,max_cards=24", 30, seed=2, threads=2, chunk=4)
+    assert one.as_dict() == two.as_dict() and one.run_deals > 0  # deal i from the seed and i: any cut
     result = CliRunner().invoke(app, ["tournament", "--a", "pimc:worlds=2", "--b", "pimc:worlds=2,max_cards=24",
                                       "--run-deals", "30", "--seed", "2", "--threads", "1", "--json"])
     assert result.exit_code == 0, result.output

@@ -8,6 +8,9 @@ copies begged, ran or redealt differently before it.
 
 A duplicate pair plays one match twice from the same card and choice streams,
 with the two policies swapping seats: what the cards favour, they favour for both.
+Pair i of a tournament takes those streams from the run's two keys and i alone
+(``bits.unit_stream``), so a tournament's pairs are the same however it is cut into
+chunks, threads or workers.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_PLAYERS
-from .bits import next_u64, rand_below
+from .bits import next_u64, rand_below, unit_stream
 from .deal import LINE_WORK, POLICY, SHUFFLED, play_line_in
 from .search import needs_search, new_play_buffer
 from .layout import I_WINNER, N_INFO, N_WHY
@@ -80,9 +83,12 @@ def play_match_in(rules, kinds, params, deck_rng, rng, scores, deck, line_rng, e
 
 
 @njit(cache=True, nogil=True)
-def play_pairs(rules, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, deck_rng, rng, out):
-    """Play `n_pairs` duplicate pairs; row i of `out` gets pair i's M_* results.
+def play_pairs(rules, first, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, card_key, choice_key, out):
+    """Play the duplicate pairs first .. first + n_pairs - 1 of a tournament; row i of `out` gets pair
+    first + i's M_* results.
 
+    Pair j's card stream is ``unit_stream(card_key, j)``, its choice stream ``unit_stream(choice_key, j)``
+    (the keys: ``bits.unit_keys``), whatever chunk it is played in.
     `*_ab` seat A on side 0 (even seats) and B on side 1; `*_ba` the other way round.
     """
     deck, line_rng, ev, info, pts, work, state = match_scratch(kinds_ab)
@@ -92,8 +98,8 @@ def play_pairs(rules, n_pairs, kinds_ab, params_ab, kinds_ba, params_ba, deck_rn
     match_rng = np.zeros(4, dtype=np.uint64)
     scores = np.zeros(4, dtype=np.int64)
     for i in range(n_pairs):
-        substream(deck_rng, pair_deck)
-        substream(rng, pair_rng)
+        unit_stream(card_key, first + i, pair_deck)
+        unit_stream(choice_key, first + i, pair_rng)
         out[i, :] = 0
         for copy in range(2):
             match_deck[:] = pair_deck

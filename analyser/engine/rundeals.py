@@ -15,6 +15,9 @@ Per deal, out[i, RD_*]: the runs of the first copy (0: the heuristic's play had 
 run, the deal was not played), and A's side's net points of the deal (every point of
 the line: its points minus the other side's) in each copy. The kicks and the gift go
 to the same seats in both copies, so they cancel in A's total over the two.
+
+Deal j of a duel takes its card and choice streams from the run's two keys and j alone
+(``bits.unit_stream``): the same deals however the duel is cut into chunks, threads or workers.
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bits import unit_stream
 from .deal import LINE_WORK, POLICY, SHUFFLED, play_line_in
 from .layout import I_RUNS, N_INFO, N_WHY
-from .matches import substream
 from .search import new_play_buffer
 from .tipcheck import reset_deck, side_net
 
@@ -35,9 +38,12 @@ N_RD_COLS = 3
 
 
 @njit(cache=True, nogil=True)
-def run_deal_pairs(rules, n_deals, kinds_ab, params_ab, kinds_ba, params_ba, kinds_h, params_h, deck_rng, rng, out):
-    """Play `n_deals` deals; out[i, RD_*] (module docstring). `*_ab`: A on side 0; `*_ba`: A on side 1;
-    `*_h`: the run check's players (bidding as in `*_ab`, cheap cards). Four players or two."""
+def run_deal_pairs(rules, first, n_deals, kinds_ab, params_ab, kinds_ba, params_ba, kinds_h, params_h, card_key,
+                   choice_key, out):
+    """Play the deals first .. first + n_deals - 1 of a duel; out[i, RD_*] is deal first + i's (module
+    docstring), its streams ``unit_stream(card_key, first + i)`` and ``unit_stream(choice_key, first + i)``.
+    `*_ab`: A on side 0; `*_ba`: A on side 1; `*_h`: the run check's players (bidding as in `*_ab`, cheap
+    cards). Four players or two."""
     dealer = kinds_ab.shape[0] - 1
     deck = np.zeros(52, dtype=np.int64)
     deal_deck = np.zeros(4, dtype=np.uint64)
@@ -51,8 +57,8 @@ def run_deal_pairs(rules, n_deals, kinds_ab, params_ab, kinds_ba, params_ba, kin
     work = np.zeros(LINE_WORK, dtype=np.uint64)
     state = new_play_buffer(True)
     for i in range(n_deals):
-        substream(deck_rng, deal_deck)
-        substream(rng, deal_rng)
+        unit_stream(card_key, first + i, deal_deck)
+        unit_stream(choice_key, first + i, deal_rng)
         out[i, :] = 0
         for copy in range(3):
             reset_deck(deck)

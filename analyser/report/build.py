@@ -204,11 +204,11 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
 
     def tournaments() -> tuple[pd.DataFrame | None, dict[str, Any] | None]:
         strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
-                                   sizes.matches, seed, threads)
+                                   sizes.matches, seed, threads, executor)
         run = None
         if strength is not None and sizes.search_matches > 0:
             say(f"search players: {sizes.search_matches:,} matches per pairing")
-            searched = search_strength(rules, pimc, sizes.search_matches, seed, threads)
+            searched = search_strength(rules, pimc, sizes.search_matches, seed, threads, executor=executor)
             strength = None if searched is None else pd.concat([strength, searched], ignore_index=True)
             say(f"{pimc} against {pimc_before(pimc)} on deals with runs: {sizes.run_deals:,} deals dealt")
             run = run_deal_row(rules, pimc, sizes.run_deals, seed, threads, executor)

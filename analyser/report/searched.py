@@ -64,7 +64,8 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     if numbers.get("tournaments"):
         def tournaments() -> list[dict[str, Any]]:
             say(f"{folder.name}: {pimc}'s tournaments, {sizes.search_matches:,} matches per pairing")
-            frame = search_strength(rules, pimc, sizes.search_matches, seed, threads, skip=("oracle",))
+            frame = search_strength(rules, pimc, sizes.search_matches, seed, threads, skip=("oracle",),
+                                    executor=executor)
             if frame is None:
                 raise ValueError(f"{folder}: the tournaments could not be played again")
             return json.loads(frame.to_json(orient="records"))

@@ -4,6 +4,7 @@ the score, and how strong the simulated players are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -11,7 +12,8 @@ from ..analysis.bidding.equity import EquityTable
 from ..analysis.stats import paired_difference
 from ..analysis.bidding.whatif import make_situation, what_if
 from ..rules import RuleSet
-from ..analysis.play.tournament import TournamentError, run_tournament
+from ..analysis.play.tournament import TournamentError, TournamentResult, run_tournaments
+from ..executor import Executor
 
 # Two hands whose decision the score can turn (turn-up 9♠, no kick in any preset):
 # an eldest with no trump, and a dealer with two middling trumps facing a beg.
@@ -68,18 +70,22 @@ class Pairing:
 
 
 def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed: int,
-                    threads: int | None) -> pd.DataFrame | None:
-    """Duplicate-deal tournaments between the policies the report uses (None with 3 players)."""
-    rows = []
-    for k, p in enumerate(pairings):
-        try:
-            res = run_tournament(rules, p.a, p.b, matches, seed + k, threads=threads)  # None: all cores
-        except TournamentError:
-            return None
-        lo, hi = res.a_win_rate_ci95
-        rows.append({"a": p.a_label or p.a, "b": p.b_label or p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.mean, 4),
-                     "ci_lo": round(lo, 4), "ci_hi": round(hi, 4),
-                     "a_minus_b_points_per_deal": round(res.diff_points_per_deal.mean, 3),
-                     "points_ci_lo": round(res.diff_points_per_deal.ci95[0], 3),
-                     "points_ci_hi": round(res.diff_points_per_deal.ci95[1], 3)})
-    return pd.DataFrame(rows)
+                    threads: int | None, executor: Executor | None = None) -> pd.DataFrame | None:
+    """Duplicate-deal tournaments between the policies the report uses (None with 3 players): pairing k from
+    seed + k, all on one executor (default `threads` local threads, all cores if None)."""
+    try:
+        results = run_tournaments(rules, [(p.a, p.b, seed + k) for k, p in enumerate(pairings)], matches, threads,
+                                  executor=executor)
+    except TournamentError:
+        return None
+    return pd.DataFrame([strength_row(p, res) for p, res in zip(pairings, results)])
+
+
+def strength_row(p: Pairing, res: TournamentResult) -> dict[str, Any]:
+    """A tournament's row of the report's table of tournaments."""
+    lo, hi = res.a_win_rate_ci95
+    return {"a": p.a_label or p.a, "b": p.b_label or p.b, "matches": res.matches, "a_win_rate": round(res.a_win_rate.mean, 4),
+            "ci_lo": round(lo, 4), "ci_hi": round(hi, 4),
+            "a_minus_b_points_per_deal": round(res.diff_points_per_deal.mean, 3),
+            "points_ci_lo": round(res.diff_points_per_deal.ci95[0], 3),
+            "points_ci_hi": round(res.diff_points_per_deal.ci95[1], 3)}

@@ -12,19 +12,18 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..analysis.bidding.run_frequency import percent, run_frequency
-from ..analysis.play.tournament import TournamentError, run_deal_duel
+from ..analysis.play.tournament import TournamentError, run_deal_duel, run_tournaments
 from ..executor import Executor
 from ..rules import RuleSet
 from .charts import tournament_chart
 from .document import Document
-from .sections import Pairing, player_strength
+from .sections import Pairing, strength_row
 
 HEADING = "How strong are the simulated players?"
 SEARCH_SEED = 10  # the search players' pairings are played from seed + 10, + 11, + 12
@@ -52,21 +51,18 @@ def search_pairings(pimc: str) -> list[Pairing]:
 
 
 def search_strength(rules: RuleSet, pimc: str, matches: int, seed: int, threads: int | None,
-                    skip: tuple[str, ...] = ()) -> pd.DataFrame | None:
+                    skip: tuple[str, ...] = (), executor: Executor | None = None) -> pd.DataFrame | None:
     """The search players' tournaments (their seeds as in the report: seed + SEARCH_SEED + k); a pairing whose
-    A is in `skip` is left out (the oracle's rows do not change with pimc)."""
+    A is in `skip` is left out (the oracle's rows do not change with pimc). All on one executor (default
+    `threads` local threads, all cores if None), each cut into tasks of a few pairs (``run_tournaments``), so
+    every core and worker plays until the last pairs."""
     chosen = [(k, p) for k, p in enumerate(search_pairings(pimc)) if p.a not in skip]
-
-    def play(item: tuple[int, Pairing]) -> pd.DataFrame | None:
-        k, pairing = item
-        return player_strength(rules, [pairing], matches, seed + SEARCH_SEED + k, threads)
-
-    # The pairings side by side: a pairing of at most CHUNK_PAIRS pairs is one task, one thread.
-    with ThreadPoolExecutor(max_workers=1 if threads == 1 else max(1, len(chosen))) as pool:
-        rows = list(pool.map(play, chosen))
-    if any(frame is None for frame in rows):
+    try:
+        results = run_tournaments(rules, [(p.a, p.b, seed + SEARCH_SEED + k) for k, p in chosen], matches, threads,
+                                  executor=executor)
+    except TournamentError:
         return None
-    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    return pd.DataFrame([strength_row(p, res) for (_, p), res in zip(chosen, results)])
 
 
 def run_deal_row(rules: RuleSet, pimc: str, deals: int, seed: int, threads: int | None = None,

@@ -10,11 +10,14 @@ the win rate is A's wins over all matches played (two per pair), its standard
 error comes from the spread of the per-pair win fractions. Points per deal are
 ratio estimates (points over dealer turns) with a delta-method standard error.
 
-Pairs are cut into chunks of ``CHUNK_PAIRS``, played as tasks on an executor (local
-threads or a Dask cluster, ``analyser.executor``); chunk k draws its card and choice
-streams from ``SeedSequence(seed).spawn(...)[k]`` and its pairs are placed by index, so
-results do not depend on the number of threads or workers, nor on the order chunks
-finish in.
+Pair i draws its card and choice streams from the seed and i alone (``bits.unit_stream`` under the keys
+``unit_keys(seed, TOURNAMENT_STREAM)``), so a seed gives the same pairs, and the same result, whatever
+tasks, threads or Dask workers the tournament is cut into. The pairs are cut by the work
+(``executor.work_chunks``): at least a few tasks per worker thread, none of more than ``CHUNK_PAIRS`` pairs
+of cheap players (the heuristic plays a pair in tens of microseconds) or ``SEARCH_CHUNK_PAIRS`` where a
+search player (pimc, oracle) sits (pimc: up to seconds a pair); each task's rows are placed by their index,
+so the order tasks finish in does not matter either. A run-deal duel (``run_deal_duel``) is cut the same
+way, deal by deal.
 """
 
 from __future__ import annotations
@@ -22,23 +25,28 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from ...engine.bits import rng_state
+from ...engine.bits import unit_keys
 from ...engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
 from ...engine.layout import K_ORACLE, K_PIMC, K_TUNED
 from ...engine.rundeals import N_RD_COLS, RD_A_AB, RD_A_BA, RD_RUNS, run_deal_pairs
 from ...errors import AllFoursError
-from ...executor import Executor, LocalExecutor, Task
+from ...executor import Executor, LocalExecutor, Task, work_chunks
 from ...policy import parse_policy
 from ...rules import RuleSet
 from ..stats import Z95, Estimate, wilson_ci
 
-CHUNK_PAIRS = 500
-CHUNK_RUN_DEALS = 25  # deals per task of a run-deal duel (a search player takes seconds per deal with runs)
+TOURNAMENT_STREAM = 0  # a tournament's keys: unit_keys(seed, TOURNAMENT_STREAM), the cards' then the choices'
+RUN_DEAL_STREAM = 1   # a run-deal duel's
+SEARCH_KINDS = (K_ORACLE, K_PIMC)  # players that search (engine/search.py): a task holds few of their pairs
+CHUNK_PAIRS = 5000       # most pairs in a task of players that do not search (the heuristic: ~20 us a pair)
+SEARCH_CHUNK_PAIRS = 4   # most pairs in a task where a search player sits (pimc in trinidad: seconds a pair)
+CHUNK_RUN_DEALS = 5000   # most deals in a task of a run-deal duel of players that do not search
+SEARCH_CHUNK_RUN_DEALS = 10  # ... where a search player sits (seconds a deal with runs)
 
 
 class TournamentError(AllFoursError):
@@ -132,21 +140,24 @@ def seat_arrangements(rules: RuleSet, a: str, b: str) -> tuple[np.ndarray, np.nd
     return kinds_ab, params_ab, kinds_ba, params_ba
 
 
+def searches(*kinds: np.ndarray) -> bool:
+    """True if a search player (pimc, oracle) sits in any of the seatings `kinds`."""
+    return any(bool(np.isin(k, SEARCH_KINDS).any()) for k in kinds)
+
+
 def pairs_chunk(rules_array: np.ndarray, kinds_ab: np.ndarray, params_ab: np.ndarray, kinds_ba: np.ndarray,
-                params_ba: np.ndarray, seed: int, index: int, size: int, stop: threading.Event | None = None,
+                params_ba: np.ndarray, seed: int, first: int, size: int, stop: threading.Event | None = None,
                 progress: Callable[[int], None] | None = None) -> tuple[int, np.ndarray] | None:
-    """Chunk `index`: (index, its `size` pairs' M_* rows), from the streams
-    ``SeedSequence(seed).spawn(...)[index].spawn(2)``; None if stopped before it began."""
+    """Pairs first .. first + size - 1 of the tournament of `seed`: (first, their M_* rows), each pair from
+    its own streams (``engine.matches.play_pairs``); None if stopped before it began."""
     if stop is not None and stop.is_set():
         return None
-    # SeedSequence(seed, spawn_key=(k,)) is SeedSequence(seed).spawn(k + 1)[k], without spawning the others.
-    cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
+    cards, choices = unit_keys(seed, TOURNAMENT_STREAM)
     rows = np.zeros((size, N_PAIR_COLS), dtype=np.int64)
-    play_pairs(rules_array, size, kinds_ab, params_ab, kinds_ba, params_ba, rng_state(cards), rng_state(choices),
-               rows)
+    play_pairs(rules_array, first, size, kinds_ab, params_ab, kinds_ba, params_ba, cards, choices, rows)
     if progress is not None:
         progress(size)
-    return index, rows
+    return first, rows
 
 
 def run_tournament(
@@ -158,35 +169,56 @@ def run_tournament(
     threads: int | None = None,
     on_chunk: Callable[[int], None] | None = None,
     executor: Executor | None = None,
+    chunk: int | None = None,
 ) -> TournamentResult:
-    """Play `matches` matches (rounded up to whole duplicate pairs) of A against B, in chunks of
-    CHUNK_PAIRS pairs on `executor` (default: `threads` local threads, all cores if None).
+    """Play `matches` matches (rounded up to whole duplicate pairs) of A against B on `executor` (default:
+    `threads` local threads, all cores if None), cut by the work (module docstring; `chunk`: at most this
+    many pairs a task instead of the players' own size).
 
     `on_chunk(pairs_done)` is called as pairs finish, for progress bars.
     """
+    return run_tournaments(rules, [(a, b, seed)], matches, threads, on_chunk, executor, chunk)[0]
+
+
+def run_tournaments(rules: RuleSet, games: list[tuple[str, str, int]], matches: int, threads: int | None = None,
+                    on_chunk: Callable[[int], None] | None = None, executor: Executor | None = None,
+                    chunk: int | None = None) -> list[TournamentResult]:
+    """``run_tournament`` of each (A, B, seed) of `games`, all on one executor at once: the tasks of one
+    tournament are queued behind the last ones of the one before, so no worker waits for a tournament's
+    slowest task. Each result is the one ``run_tournament`` gives alone."""
     if matches < 2:
         raise TournamentError(f"matches={matches}: play at least 2 (one duplicate pair)")
-    kinds_ab, params_ab, kinds_ba, params_ba = seat_arrangements(rules, a, b)
+    seatings = [seat_arrangements(rules, a, b) for a, b, _ in games]
     rules_array = rules.as_array()
     pairs = (matches + 1) // 2
-    sizes = [CHUNK_PAIRS] * (pairs // CHUNK_PAIRS) + ([pairs % CHUNK_PAIRS] if pairs % CHUNK_PAIRS else [])
-    starts = np.cumsum([0] + sizes)
-    out = np.zeros((pairs, N_PAIR_COLS), dtype=np.int64)
+    executor = executor if executor is not None else LocalExecutor(threads)
+    outs = [np.zeros((pairs, N_PAIR_COLS), dtype=np.int64) for _ in games]
+    owner: dict[str, int] = {}
+
+    def tasks() -> Iterator[Task]:
+        for g, ((_, _, seed), seating) in enumerate(zip(games, seatings)):
+            most = chunk or (SEARCH_CHUNK_PAIRS if searches(seating[0], seating[2]) else CHUNK_PAIRS)
+            for first, size in work_chunks(pairs, executor.parallelism, most):
+                key = f"pairs-{g:02d}-{first:09d}"
+                owner[key] = g
+                yield Task(key, (rules_array, *seating, seed, first, size), size)
 
     def finished(task: Task, result: tuple[int, np.ndarray]) -> None:
-        k, rows = result
-        out[starts[k] : starts[k + 1]] = rows  # placed by index: the order chunks finish in does not matter
+        first, rows = result
+        outs[owner[task.key]][first:first + rows.shape[0]] = rows  # placed by index: any finishing order
 
-    tasks = (Task(f"pairs-{k:06d}", (rules_array, kinds_ab, params_ab, kinds_ba, params_ba, seed, k, size), size)
-             for k, size in enumerate(sizes))
-    (executor if executor is not None else LocalExecutor(threads)).run(pairs_chunk, tasks, finished, on_chunk)
+    executor.run(pairs_chunk, tasks(), finished, on_chunk)
+    return [summary(rules, a, b, seed, out) for (a, b, seed), out in zip(games, outs)]
 
+
+def summary(rules: RuleSet, a: str, b: str, seed: int, out: np.ndarray) -> TournamentResult:
+    """A tournament's result from its pairs' M_* rows."""
     deals = out[:, M_DEALS].astype(np.float64)
     a_pts = out[:, M_A_POINTS].astype(np.float64)
     b_pts = out[:, M_B_POINTS].astype(np.float64)
     rate, ci = win_rate(out[:, M_A_WINS].astype(np.float64))
     return TournamentResult(
-        rules=rules, a=a, b=b, seed=seed, matches=2 * pairs,
+        rules=rules, a=a, b=b, seed=seed, matches=2 * out.shape[0],
         a_wins=int(out[:, M_A_WINS].sum()), unfinished=int(out[:, M_UNFINISHED].sum()), deals=int(deals.sum()),
         a_win_rate=rate, a_win_rate_ci95=ci,
         a_points_per_deal=ratio(a_pts, deals), b_points_per_deal=ratio(b_pts, deals),
@@ -221,25 +253,28 @@ class RunDealResult:
                 "a_net_per_run_deal": {"value": e.mean, "se": e.se, "ci95": list(e.ci95)}}
 
 
-def run_deals_chunk(rules_array: np.ndarray, arrangement: tuple[np.ndarray, ...], seed: int, index: int,
+def run_deals_chunk(rules_array: np.ndarray, arrangement: tuple[np.ndarray, ...], seed: int, first: int,
                     size: int, stop: threading.Event | None = None,
                     progress: Callable[[int], None] | None = None) -> tuple[int, np.ndarray] | None:
-    """Chunk `index` of a run-deal duel: (index, its `size` deals' RD_* rows), from the streams
-    ``SeedSequence(seed, spawn_key=(index,)).spawn(2)``; None if stopped before it began."""
+    """Deals first .. first + size - 1 of the run-deal duel of `seed`: (first, their RD_* rows), each deal from
+    its own streams (``engine.rundeals.run_deal_pairs``); None if stopped before it began."""
     if stop is not None and stop.is_set():
         return None
-    cards, choices = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(2)
+    cards, choices = unit_keys(seed, RUN_DEAL_STREAM)
     rows = np.zeros((size, N_RD_COLS), dtype=np.int64)
-    run_deal_pairs(rules_array, size, *arrangement, rng_state(cards), rng_state(choices), rows)  # type: ignore[call-arg]
+    run_deal_pairs(rules_array, first, size, *arrangement, cards, choices, rows)  # type: ignore[call-arg]
     if progress is not None:
         progress(size)
-    return index, rows
+    return first, rows
 
 
 def run_deal_duel(rules: RuleSet, a: str, b: str, deals: int, seed: int, threads: int | None = None,
-                  on_chunk: Callable[[int], None] | None = None, executor: Executor | None = None) -> RunDealResult:
+                  on_chunk: Callable[[int], None] | None = None, executor: Executor | None = None,
+                  chunk: int | None = None) -> RunDealResult:
     """Deal `deals` deals from a zero score; play those with a run twice, A and B swapping sides (module
-    docstring of engine/rundeals.py), in chunks of CHUNK_RUN_DEALS on `executor` (default `threads` threads)."""
+    docstring of engine/rundeals.py), on `executor` (default `threads` threads), cut by the work (at most
+    `chunk` deals a task if given, else SEARCH_CHUNK_RUN_DEALS where a search player sits, CHUNK_RUN_DEALS
+    where none does); deal i from its own streams, so the cut changes nothing."""
     if deals < 1:
         raise TournamentError(f"run deals={deals}: deal at least 1")
     kinds_ab, params_ab, kinds_ba, params_ba = seat_arrangements(rules, a, b)
@@ -248,18 +283,17 @@ def run_deal_duel(rules: RuleSet, a: str, b: str, deals: int, seed: int, threads
     kinds_check = np.array([K_TUNED if k in (K_ORACLE, K_PIMC) else k for k in kinds_ab], dtype=np.int64)
     arrangement = (kinds_ab, params_ab, kinds_ba, params_ba, kinds_check, params_ab)
     rules_array = rules.as_array()
-    sizes = [CHUNK_RUN_DEALS] * (deals // CHUNK_RUN_DEALS) + ([deals % CHUNK_RUN_DEALS] if deals % CHUNK_RUN_DEALS
-                                                              else [])
-    starts = np.cumsum([0] + sizes)
+    executor = executor if executor is not None else LocalExecutor(threads)
+    most = chunk or (SEARCH_CHUNK_RUN_DEALS if searches(kinds_ab, kinds_ba) else CHUNK_RUN_DEALS)
     out = np.zeros((deals, N_RD_COLS), dtype=np.int64)
 
     def finished(task: Task, result: tuple[int, np.ndarray]) -> None:
-        k, rows = result
-        out[starts[k]: starts[k + 1]] = rows
+        first, rows = result
+        out[first:first + rows.shape[0]] = rows
 
-    tasks = (Task(f"run-deals-{k:06d}", (rules_array, arrangement, seed, k, size), size)
-             for k, size in enumerate(sizes))
-    (executor if executor is not None else LocalExecutor(threads)).run(run_deals_chunk, tasks, finished, on_chunk)
+    tasks = (Task(f"run-deals-{first:09d}", (rules_array, arrangement, seed, first, size), size)
+             for first, size in work_chunks(deals, executor.parallelism, most))
+    executor.run(run_deals_chunk, tasks, finished, on_chunk)
     ran = out[out[:, RD_RUNS] > 0]
     net = (ran[:, RD_A_AB] + ran[:, RD_A_BA]).astype(np.float64) / 2.0
     if net.shape[0] > 1:

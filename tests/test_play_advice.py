@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from analyser.analysis.play.play_advice import TIPS, check_play_advice
 from analyser.cards import card_name, parse_card, parse_cards
 from analyser.cli import app
-from analyser.engine.bits import rng_state
+from analyser.engine.bits import unit_keys
 from analyser.engine.decisions import strong_side_suit as advice_strong_side_suit
 from analyser.engine.heuristic import HEURISTIC_DEFAULTS, heuristic_card, heuristic_give
 from analyser.engine.layout import K_HEURISTIC, N_STATE, PS_TO_PLAY
@@ -226,9 +226,9 @@ def test_observation_of_a_player_forced_to_follow_a_tip():
     for tip in TIPS:
         kinds, params = seat_policies([f"heuristic:{tip.switch}=1"], 4)
         counts = np.zeros((N_TIPS, 2), dtype=np.int64)
-        seeds = np.random.SeedSequence(4).spawn(2)
-        observe_tips(rules.as_array(), 400, np.zeros(4, dtype=np.int64), kinds, params, rng_state(seeds[0]),
-                     rng_state(seeds[1]), np.zeros(N_STATE, dtype=np.int64), counts)
+        deck_key, key = unit_keys(4, 0, 2)
+        observe_tips(rules.as_array(), 0, 400, np.zeros(4, dtype=np.int64), kinds, params, deck_key, key,
+                     np.zeros(N_STATE, dtype=np.int64), counts)
         assert counts[tip.tip, TO_SITUATIONS] > 0
         assert counts[tip.tip, TO_FOLLOWED] == counts[tip.tip, TO_SITUATIONS], tip.switch
     assert kinds[0] == K_HEURISTIC

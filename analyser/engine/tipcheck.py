@@ -14,7 +14,9 @@
 * ``observe_tips``: deals played by one policy at every seat, replayed card by card
   from the log: per tip, how often its situation arose and how often the card (or the
   dealer's decision) was the tip's. The replay reads only the log, so any card player
-  can be observed.
+  can be observed. Deal i of a run draws its cards and choices from its own streams
+  (``bits.unit_stream`` of the run's two keys and i), so the counts of a run do not
+  depend on how its deals are cut into chunks.
 
 The state argument is the play buffer the seats' policies need (a play state of
 ``N_STATE`` words, longer for the search players), allocated by the caller.
@@ -26,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_PLAYERS
-from .bits import bit
+from .bits import bit, unit_stream
 from .deal import LINE_WORK, MAX_LINE_EVENTS, POLICY, SHUFFLED, play_line_in
 from .layout import (
     E_DEAL, E_GIVE, E_HAND, E_PLAY, E_RUN, E_TURNUP, EV_A, EV_B, EV_TYPE, I_EVENTS, I_PLAYED, N_EV_COLS,
@@ -211,9 +213,11 @@ def observe_line(rules, dealer, ev, n_events, played, state, replay, hands, sc, 
 
 
 @njit(cache=True, nogil=True)
-def observe_tips(rules, n_deals, scores, kinds, params, deck_rng, rng, state, counts):
-    """Play `n_deals` deals with the seats' policies (the dealer the last seat, from `scores` by side) and add
-    every seat's tip situations and followed tips to counts[tip, TO_*] (observe_line)."""
+def observe_tips(rules, first, n_deals, scores, kinds, params, deck_key, key, state, counts):
+    """Play deals `first` .. `first + n_deals - 1` of a run with the seats' policies (the dealer the last seat,
+    from `scores` by side) and add every seat's tip situations and followed tips to counts[tip, TO_*]
+    (observe_line). Deal i's cards come from ``unit_stream(deck_key, i)``, its choices from
+    ``unit_stream(key, i)``: a run's counts are the same however its deals are cut."""
     n = rules[R_PLAYERS]
     dealer = n - 1
     deck = np.zeros(52, dtype=np.int64)
@@ -227,9 +231,9 @@ def observe_tips(rules, n_deals, scores, kinds, params, deck_rng, rng, state, co
     replay = np.zeros(N_STATE, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     sc2 = np.zeros(4, dtype=np.int64)
-    for _ in range(n_deals):
-        substream(deck_rng, deal_deck)
-        substream(rng, deal_rng)
+    for i in range(first, first + n_deals):
+        unit_stream(deck_key, i, deal_deck)
+        unit_stream(key, i, deal_rng)
         reset_deck(deck)
         sc[:] = scores
         play_line_in(rules, dealer, sc, deck, SHUFFLED, POLICY, POLICY, kinds, params, deal_deck, deal_rng, ev, info,

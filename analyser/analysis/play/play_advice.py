@@ -35,8 +35,12 @@ as given, by default the plain heuristic):
    whether it ran). This reads the player, it does not judge the tip.
 
 Streams: the deals of chunk k come from ``SeedSequence(seed, spawn_key=(1100, k))``,
-the matches' from ``(1101, k)``, the observation's from ``(1102, k)``: every tip is
-measured on the same deals and matches.
+the matches' from ``(1101, k)``: every tip is measured on the same deals and matches.
+The observation's deal i draws its cards and choices from its own streams
+(``engine.bits.unit_stream`` of i and the two keys of ``SeedSequence(seed, spawn_key=(1102,))``), so its
+counts are the same for any cut of its deals into tasks: its tasks are sized by the observer's work
+(``observe_chunk_deals``: a search player's few deals, so that every thread and every Dask worker has
+some; the heuristic's thousands).
 """
 
 from __future__ import annotations
@@ -50,9 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.bits import rng_state
+from ...engine.bits import rng_state, unit_keys
 from ...engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED
-from ...engine.search import PIMC_WORLDS, play_buffer_for
+from ...engine.search import PIMC_WORLDS, needs_search, play_buffer_for
 from ...engine.tipcheck import (
     N_TD_COLS, N_TM_COLS, N_TO_COLS, TD_CHANGED, TD_NET_OFF, TD_NET_ON, TM_DEALS, TM_UNFINISHED, TM_WINS,
     TO_FOLLOWED, TO_SITUATIONS, observe_tips, tip_deals, tip_matches,
@@ -74,6 +78,12 @@ from .tournament import ratio
 PLAY_STREAM = 1100
 CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
+# The observation's tasks (observe_chunk_deals): a search player plays a deal in about a second (pimc, trinidad
+# with 4 players), so a task holds a few deals; other players a deal in microseconds, so up to CHUNK_PLAY_DEALS.
+# Either way no more than leaves every worker thread TASKS_PER_WORKER tasks (the last ones even out the ends).
+OBSERVE_SEARCH_CHUNK = 4
+OBSERVE_MIN_CHUNK = 1000  # deals of a player that does not search: a task of fewer costs more than it plays
+TASKS_PER_WORKER = 4
 SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whose card play obeys the tip switches
 # The player whose habits the observation reads: the strongest card player the engine has that plays without
 # seeing the other hands, the pimc search player (engine/search.py). It is slow (about a hundred card decisions a
@@ -226,17 +236,28 @@ def matches_chunk(rules_array: np.ndarray, kinds: np.ndarray, on: np.ndarray, of
 
 
 def observe_chunk(rules_array: np.ndarray, scores: np.ndarray, kinds: np.ndarray, params: np.ndarray, seed: int,
-                  index: int, size: int, stop: threading.Event | None = None,
+                  first: int, size: int, stop: threading.Event | None = None,
                   progress: Progress | None = None) -> np.ndarray | None:
-    """Chunk `index` of the observation: counts[tip, TO_*]."""
+    """Deals `first` .. `first + size - 1` of the observation: counts[tip, TO_*] (each deal from its own streams,
+    so the counts of a run do not depend on its chunks); None if stopped before it began."""
     if stop is not None and stop.is_set():
         return None
-    deck_rng, rng = chunk_streams(seed, PLAY_STREAM + 2, index)
+    deck_key, key = unit_keys(seed, PLAY_STREAM + 2, 2)
     counts = np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64)
-    observe_tips(rules_array, size, scores, kinds, params, deck_rng, rng, play_buffer(kinds), counts)
+    observe_tips(rules_array, first, size, scores, kinds, params, deck_key, key, play_buffer(kinds), counts)
     if progress is not None:
         progress(size)
     return counts
+
+
+def observe_chunk_deals(kinds: np.ndarray, deals: int, parallelism: int) -> int:
+    """Deals a task of the observation holds, by the observer's work: OBSERVE_SEARCH_CHUNK where a seat searches,
+    else between OBSERVE_MIN_CHUNK and CHUNK_PLAY_DEALS; fewer where that would leave a worker thread less than
+    TASKS_PER_WORKER tasks (at least 1 deal)."""
+    spread = -(-deals // (TASKS_PER_WORKER * max(1, parallelism)))
+    if needs_search(np.asarray(kinds, dtype=np.int64)):
+        return max(1, min(OBSERVE_SEARCH_CHUNK, spread))
+    return max(1, min(CHUNK_PLAY_DEALS, max(OBSERVE_MIN_CHUNK, spread)))
 
 
 def chunk_sizes(total: int, chunk: int) -> list[int]:
@@ -349,15 +370,27 @@ def tip_claim(tip: PlayTip, deals_out: np.ndarray, match_out: np.ndarray | None,
 
 
 def observe_counts(rules: RuleSet, observer: str, observe_deals: int, seed: int, scores: np.ndarray,
-                   executor: Executor, progress: Progress | None = None) -> np.ndarray:
+                   executor: Executor, progress: Progress | None = None, chunk: int | None = None) -> np.ndarray:
     """The observation alone (module docstring, 4): counts[tip, TO_*] of `observer` at every seat on
-    `observe_deals` deals from `scores`, the streams of `seed` (the same as inside ``check_play_advice``)."""
+    `observe_deals` deals from `scores`, the streams of `seed` (the same as inside ``check_play_advice``), in
+    tasks of `chunk` deals (default ``observe_chunk_deals``; any size gives the same counts)."""
     if observe_deals < 1:
         raise ValueError("the observation needs at least 1 deal")
     obs_kinds, obs_params = seat_policies([observer], rules.players)
-    return np.sum(run_chunks(executor, observe_chunk, "tips-observe", (rules.as_array(), scores, obs_kinds,
-                                                                        obs_params, seed), observe_deals,
-                             CHUNK_PLAY_DEALS, progress), axis=0)
+    if chunk is None:
+        chunk = observe_chunk_deals(obs_kinds, observe_deals, executor.parallelism)
+    if chunk < 1:
+        raise ValueError("the observation's tasks need at least 1 deal each")
+    counts = np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64)
+
+    def finished(task: Task, result: np.ndarray) -> None:
+        np.add(counts, result, out=counts)  # integer sums: the order tasks finish in does not matter
+
+    args = (rules.as_array(), scores, obs_kinds, obs_params, seed)
+    tasks = (Task(f"tips-observe-{first:09d}", args + (first, min(chunk, observe_deals - first)),
+                  min(chunk, observe_deals - first)) for first in range(0, observe_deals, chunk))
+    executor.run(observe_chunk, tasks, finished, progress)
+    return counts
 
 
 def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PLAY_ADVICE_DEALS,

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from analyser.analysis.play import play_advice
-from analyser.analysis.play.play_advice import observe_chunk_deals, observe_counts
+from analyser.analysis.play.play_advice import observe_chunk_most, observe_counts
 from analyser.engine.bits import unit_keys
 from analyser.engine.search import play_buffer_for
 from analyser.engine.tipcheck import N_TO_COLS, TO_SITUATIONS, observe_tips
 from analyser.engine.tips import N_TIPS
-from analyser.executor import DaskExecutor, LocalExecutor, Task
+from analyser.executor import DaskExecutor, LocalExecutor, Task, work_chunks
 from analyser.policy import seat_policies
 from analyser.rules import make_rules
 
@@ -57,6 +57,17 @@ class Counting:
         pass
 
 
+def kernel_counts(first: int, n: int) -> np.ndarray:
+    """The kernel's counts of the observation's deals first .. first + n - 1, in one call."""
+    rules = make_rules("trinidad", players=2).as_array()
+    kinds, params = seat_policies([OBSERVER], 2)
+    deck_key, key = unit_keys(SEED, play_advice.PLAY_STREAM + 2, 2)
+    out = np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64)
+    observe_tips(rules, first, n, np.zeros(4, dtype=np.int64), kinds, params, deck_key, key, play_buffer_for(kinds),
+                 out)
+    return out
+
+
 def observed(executor: Any, chunk: int | None = None, deals: int = DEALS) -> list[list[int]]:
     rules = make_rules("trinidad", players=2)
     return observe_counts(rules, OBSERVER, deals, SEED, np.zeros(4, dtype=np.int64), executor, chunk=chunk).tolist()
@@ -64,17 +75,19 @@ def observed(executor: Any, chunk: int | None = None, deals: int = DEALS) -> lis
 
 @pytest.fixture(scope="module")
 def reference() -> list[list[int]]:
-    return observed(LocalExecutor(1), chunk=DEALS)  # one task of every deal
+    return kernel_counts(0, DEALS).tolist()  # every deal in one call
 
 
 def test_the_counts_are_the_same_for_any_threads_and_chunks(reference: list[list[int]]) -> None:
     assert sum(row[TO_SITUATIONS] for row in reference) > 0  # the deals hold situations to count
-    assert observed(LocalExecutor(1)) == reference
-    assert observed(LocalExecutor(2)) == reference
-    assert observed(LocalExecutor(2), chunk=1) == reference
-    assert observed(LocalExecutor(2), chunk=5) == reference  # 5, 5 and 2 deals
-    assert observed(LocalExecutor(1), chunk=7) == reference
-    assert observed(LocalExecutor(2), chunk=DEALS + 3) == reference
+    one, two = Counting(1), Counting(2)
+    assert observed(one) == reference
+    assert observed(two) == reference
+    assert one.sizes == [3, 3, 3, 3] and two.sizes == [2] * 6  # TASKS_PER_WORKER tasks a thread
+    ones = Counting(2)
+    assert observed(ones, chunk=1) == reference
+    assert ones.sizes == [1] * DEALS
+    assert observed(LocalExecutor(1), chunk=DEALS) == observed(LocalExecutor(2), chunk=DEALS + 3) == reference
 
 
 def test_the_counts_are_the_same_on_a_dask_cluster(reference: list[list[int]]) -> None:
@@ -87,26 +100,17 @@ def test_the_counts_are_the_same_on_a_dask_cluster(reference: list[list[int]]) -
         executor = DaskExecutor(client=client)
         pool = ThreadPoolExecutor(1)
         try:
-            counts = pool.submit(observed, executor, 3).result(timeout=LIMIT_S)
+            counts = pool.submit(observed, executor).result(timeout=LIMIT_S)
         finally:
             pool.shutdown(wait=False)
     assert counts == reference
-    assert len(executor.timings) == 4  # 3, 3, 3 and 3 deals
+    assert len(executor.timings) == 6  # 2 deals a task: TASKS_PER_WORKER tasks a worker where the deals allow
 
 
 def test_a_deal_is_the_same_wherever_it_falls() -> None:
     """The kernel: deals 0..5 counted in one call are deals 0..2 plus deals 3..5, and deal 3 alone is the same
     whether it is played first or after others (each deal from its own index's streams)."""
-    rules = make_rules("trinidad", players=2).as_array()
-    kinds, params = seat_policies([OBSERVER], 2)
-    deck_key, key = unit_keys(SEED, play_advice.PLAY_STREAM + 2, 2)
-    scores = np.zeros(4, dtype=np.int64)
-
-    def counts(first: int, n: int) -> np.ndarray:
-        out = np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64)
-        observe_tips(rules, first, n, scores, kinds, params, deck_key, key, play_buffer_for(kinds), out)
-        return out
-
+    counts = kernel_counts
     whole = counts(0, 6)
     assert whole[:, TO_SITUATIONS].sum() > 0
     assert (counts(0, 3) + counts(3, 3) == whole).all()
@@ -120,23 +124,18 @@ def test_a_search_player_is_observed_in_several_tasks_counted_by_deals() -> None
     done: list[int] = []
     observe_counts(make_rules("trinidad", players=2), OBSERVER, 20, SEED, np.zeros(4, dtype=np.int64), executor,
                    progress=done.append)
-    assert len(executor.sizes) >= 2 * 2  # at least several tasks per thread
+    assert len(executor.sizes) >= 2 * 3  # several tasks a thread
     assert max(executor.sizes) <= play_advice.OBSERVE_SEARCH_CHUNK and sum(executor.sizes) == 20
     assert sum(done) == 20  # the progress counts deals
 
 
 def test_tasks_are_sized_by_the_players_work() -> None:
-    pimc, _ = seat_policies(["pimc"], 4)
-    oracle, _ = seat_policies(["oracle"], 4)
-    heuristic, _ = seat_policies(["heuristic"], 4)
-    # the report's observation (200 deals): a search player's a few deals a task, tens of tasks
-    assert observe_chunk_deals(pimc, 200, 2) == play_advice.OBSERVE_SEARCH_CHUNK
-    assert observe_chunk_deals(oracle, 200, 16) == play_advice.OBSERVE_SEARCH_CHUNK
-    assert observe_chunk_deals(pimc, 20, 16) == 1  # fewer deals than threads x TASKS_PER_WORKER: one a task
-    # the heuristic plays a deal in microseconds: thousands a task, fewer only when they leave threads idle
-    assert observe_chunk_deals(heuristic, 200, 2) == play_advice.OBSERVE_MIN_CHUNK
-    assert observe_chunk_deals(heuristic, 10**6, 2) == play_advice.CHUNK_PLAY_DEALS
-    assert observe_chunk_deals(heuristic, 40_000, 4) == 2500
+    """A search player's task holds a few deals (pimc's 200 of a report: 50 tasks), the heuristic's thousands."""
+    for players in (["pimc"], ["oracle"], ["pimc:worlds=4"], ["heuristic", "heuristic", "heuristic", "pimc"]):
+        assert observe_chunk_most(seat_policies(players, 4)[0]) == play_advice.OBSERVE_SEARCH_CHUNK == 4, players
+    for players in (["heuristic"], ["random"], ["heuristic:tip_trump_ace=1"]):
+        assert observe_chunk_most(seat_policies(players, 4)[0]) == play_advice.CHUNK_PLAY_DEALS == 5000, players
+    assert len(work_chunks(200, 2, observe_chunk_most(seat_policies(["pimc"], 4)[0]))) == 50
 
 
 def test_a_task_needs_a_deal() -> None:

@@ -38,9 +38,9 @@ Streams: the deals of chunk k come from ``SeedSequence(seed, spawn_key=(1100, k)
 the matches' from ``(1101, k)``: every tip is measured on the same deals and matches.
 The observation's deal i draws its cards and choices from its own streams
 (``engine.bits.unit_stream`` of i and the two keys of ``SeedSequence(seed, spawn_key=(1102,))``), so its
-counts are the same for any cut of its deals into tasks: its tasks are sized by the observer's work
-(``observe_chunk_deals``: a search player's few deals, so that every thread and every Dask worker has
-some; the heuristic's thousands).
+counts are the same for any cut of its deals into tasks: its tasks are cut by the observer's work
+(``executor.work_chunks`` with at most ``observe_chunk_most`` deals a task: a search player's few, so that
+every thread and every Dask worker has some, the heuristic's thousands).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from ...engine.tips import (
     N_TIPS, TIP_CAPTURE_JACK, TIP_EARLY_TRUMPS, TIP_KEEP_GAME, TIP_OFF, TIP_ON, TIP_RUN_STRONG_SIDE, TIP_SLOTS,
     TIP_TRUMP_ACE,
 )
-from ...executor import Executor, LocalExecutor, Task
+from ...executor import Executor, LocalExecutor, Task, work_chunks
 from ...policy import seat_policies
 from ...rules import RuleSet
 from ..defaults import ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
@@ -78,12 +78,9 @@ from .tournament import ratio
 PLAY_STREAM = 1100
 CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
-# The observation's tasks (observe_chunk_deals): a search player plays a deal in about a second (pimc, trinidad
+# The observation's tasks (observe_chunk_most): a search player plays a deal in about a second (pimc, trinidad
 # with 4 players), so a task holds a few deals; other players a deal in microseconds, so up to CHUNK_PLAY_DEALS.
-# Either way no more than leaves every worker thread TASKS_PER_WORKER tasks (the last ones even out the ends).
 OBSERVE_SEARCH_CHUNK = 4
-OBSERVE_MIN_CHUNK = 1000  # deals of a player that does not search: a task of fewer costs more than it plays
-TASKS_PER_WORKER = 4
 SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whose card play obeys the tip switches
 # The player whose habits the observation reads: the strongest card player the engine has that plays without
 # seeing the other hands, the pimc search player (engine/search.py). It is slow (about a hundred card decisions a
@@ -250,14 +247,10 @@ def observe_chunk(rules_array: np.ndarray, scores: np.ndarray, kinds: np.ndarray
     return counts
 
 
-def observe_chunk_deals(kinds: np.ndarray, deals: int, parallelism: int) -> int:
-    """Deals a task of the observation holds, by the observer's work: OBSERVE_SEARCH_CHUNK where a seat searches,
-    else between OBSERVE_MIN_CHUNK and CHUNK_PLAY_DEALS; fewer where that would leave a worker thread less than
-    TASKS_PER_WORKER tasks (at least 1 deal)."""
-    spread = -(-deals // (TASKS_PER_WORKER * max(1, parallelism)))
-    if needs_search(np.asarray(kinds, dtype=np.int64)):
-        return max(1, min(OBSERVE_SEARCH_CHUNK, spread))
-    return max(1, min(CHUNK_PLAY_DEALS, max(OBSERVE_MIN_CHUNK, spread)))
+def observe_chunk_most(kinds: np.ndarray) -> int:
+    """The most deals a task of the observation holds, by the observer's work: OBSERVE_SEARCH_CHUNK where a seat
+    searches, else CHUNK_PLAY_DEALS (``executor.work_chunks`` cuts fewer where that leaves workers idle)."""
+    return OBSERVE_SEARCH_CHUNK if needs_search(np.asarray(kinds, dtype=np.int64)) else CHUNK_PLAY_DEALS
 
 
 def chunk_sizes(total: int, chunk: int) -> list[int]:
@@ -373,12 +366,13 @@ def observe_counts(rules: RuleSet, observer: str, observe_deals: int, seed: int,
                    executor: Executor, progress: Progress | None = None, chunk: int | None = None) -> np.ndarray:
     """The observation alone (module docstring, 4): counts[tip, TO_*] of `observer` at every seat on
     `observe_deals` deals from `scores`, the streams of `seed` (the same as inside ``check_play_advice``), in
-    tasks of `chunk` deals (default ``observe_chunk_deals``; any size gives the same counts)."""
+    tasks of at most `chunk` deals (default ``observe_chunk_most``), at least ``executor.TASKS_PER_WORKER`` a
+    worker thread where the deals allow (``work_chunks``); any cut gives the same counts."""
     if observe_deals < 1:
         raise ValueError("the observation needs at least 1 deal")
     obs_kinds, obs_params = seat_policies([observer], rules.players)
     if chunk is None:
-        chunk = observe_chunk_deals(obs_kinds, observe_deals, executor.parallelism)
+        chunk = observe_chunk_most(obs_kinds)
     if chunk < 1:
         raise ValueError("the observation's tasks need at least 1 deal each")
     counts = np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64)
@@ -387,8 +381,8 @@ def observe_counts(rules: RuleSet, observer: str, observe_deals: int, seed: int,
         np.add(counts, result, out=counts)  # integer sums: the order tasks finish in does not matter
 
     args = (rules.as_array(), scores, obs_kinds, obs_params, seed)
-    tasks = (Task(f"tips-observe-{first:09d}", args + (first, min(chunk, observe_deals - first)),
-                  min(chunk, observe_deals - first)) for first in range(0, observe_deals, chunk))
+    tasks = (Task(f"tips-observe-{first:09d}", args + (first, size), size)
+             for first, size in work_chunks(observe_deals, executor.parallelism, chunk))
     executor.run(observe_chunk, tasks, finished, progress)
     return counts
 

@@ -78,8 +78,9 @@ from .tournament import ratio
 PLAY_STREAM = 1100
 CHUNK_PLAY_DEALS = 5000
 CHUNK_PLAY_MATCHES = 1000
-# The observation's tasks (observe_chunk_most): a search player plays a deal in about a second (pimc, trinidad
-# with 4 players), so a task holds a few deals; other players a deal in microseconds, so up to CHUNK_PLAY_DEALS.
+# The observation's tasks (observe_chunk_most): pimc plays a trinidad deal in 1.5 s (4 players) to 2.6 s (2), a
+# classic one in a tenth of that, so a task holds a few deals; other players a deal in microseconds, so up to
+# CHUNK_PLAY_DEALS.
 OBSERVE_SEARCH_CHUNK = 4
 SWITCHABLE_KINDS = (K_HEURISTIC, K_TUNED, K_ORACLE, K_PIMC)  # card players whose card play obeys the tip switches
 # The player whose habits the observation reads: the strongest card player the engine has that plays without

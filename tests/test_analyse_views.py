@@ -179,3 +179,11 @@ def test_a_match_left_mid_deal_by_play_is_analysed_up_to_where_it_stopped(tmp_pa
     assert b["deals"][-1]["unfinished"] is True and b["deals"][-1]["luck"] is None
     assert all(d["event"] < len(last["events"]) for d in b["decisions"] if d["line"] == b["lines"])
     assert "a deal in progress; its decisions so far are judged" in text(log)
+
+
+def test_analyse_judges_side_by_side_with_the_same_answer_on_one_and_two_threads(tmp_path):
+    lines = simulated("trinidad", 4, 3, 12)
+    full = write(tmp_path / "full.jsonl", lines)
+    one = analysed(full, "--threads", "1")
+    two = analysed(full, "--threads", "2")
+    assert one["decisions"] and one == two

@@ -421,7 +421,7 @@ def _solver_views(buf):
 NO_INFERENCE = np.bool_(False)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def world_values(state, rules, worlds, rng, out):
     """out[w, card] = each legal card's value for the mover's side in world w (NO_VALUE: not legal),
     for `worlds` worlds sampled for the seat to move (worlds = 0: the true position, in row 0).
@@ -435,7 +435,7 @@ def world_values(state, rules, worlds, rng, out):
                  np.int64(EXACT_ALL), np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def bounded_world_values(state, rules, worlds, rng, out, params, horizon, limit):
     """``world_values`` by the bounded search (engine/bounded.py): a world with more than `horizon` cards
     in the hands is solved exactly only if the solver finishes within |limit| nodes (none tried once one

@@ -57,7 +57,8 @@ import dataclasses
 import math
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -641,44 +642,67 @@ def count_work(parsed: list[ParsedLine], settings: Settings) -> int:
 def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
             equity: Callable[[RuleSet], EquityTable | None] | None = None,
             progress: Callable[[int], None] | None = None) -> Report:
-    """Judge every wanted decision of the parsed lines (module docstring)."""
-    buffers = Buffers()
+    """Judge every wanted decision of the parsed lines (module docstring). The card decisions and the lucks
+    are judged side by side on `settings.threads` threads (each its own buffers; every decision has its own
+    stream, so the answer is the same on any number of threads); the bids one after another, each spreading
+    its rollouts over the threads itself."""
     matches = match_numbers(parsed)
-    reports = []
-    any_win = False
-    for p, match in zip(parsed, matches):
-        facts = p.facts
-        rules = facts.rules
-        table = equity(rules) if equity is not None and rules.sides == 2 else None
-        any_win = any_win or table is not None
-        decisions: list[Decision] = []
-        forced = 0
-        for d in facts.decisions:
-            if not p.judged(settings, d):
-                continue
-            if isinstance(d, Bid):
-                decisions.append(judge_bid(p.number, d, rules, settings, table))
-            elif len(d.position.legal_cards()) < 2:
-                forced += 1
-                continue
-            else:
-                decisions.append(judge_card(p.number, d, settings, buffers, table))
-            if progress is not None:
-                progress(1)
-        luck: list[float] | None
-        note: str | None
+    tables = [equity(p.facts.rules) if equity is not None and p.facts.rules.sides == 2 else None for p in parsed]
+    local = threading.local()
+
+    def buffers() -> Buffers:
+        if not hasattr(local, "buffers"):
+            local.buffers = Buffers()
+        return local.buffers
+
+    def card(number: int, d: Play, table: EquityTable | None) -> Decision:
+        return judge_card(number, d, settings, buffers(), table)
+
+    def luck(p: ParsedLine) -> Luck:
         if p.view is not None and not p.view.whole:
-            luck, trick, result, note, luck_method = None, None, None, (
-                f"luck not computed: seat {p.view.seat}'s view, the hidden hands are not all known"), None
-        elif p.unfinished:
-            luck, trick, result, note, luck_method = None, None, None, "a deal in progress: no luck or result", None
-        else:
-            luck, trick, result, note, luck_method = luck_and_result(facts, settings, buffers)
-        reports.append(LineReport(p.number, match, p.obj, facts, decisions, forced, luck, trick, result,
-                                  deal_points(facts, rules.sides), note, luck_method, p.view, p.unfinished,
-                                  _unjudged(p, settings),
-                                  frozenset(s for s in range(rules.players) if p.wanted(settings, s))))
-    return Report(file, settings, reports, any_win)
+            return None, None, None, (f"luck not computed: seat {p.view.seat}'s view, the hidden hands are not all "
+                                      "known"), None
+        if p.unfinished:
+            return None, None, None, "a deal in progress: no luck or result", None
+        return luck_and_result(p.facts, settings, buffers())
+
+    pool = ThreadPoolExecutor(max_workers=max(1, settings.threads or os.cpu_count() or 1))
+    try:
+        cards: dict[tuple[int, int], Future[Decision]] = {}
+        lucks: list[Future[Luck]] = []
+        for p, table in zip(parsed, tables):
+            for d in p.facts.decisions:
+                if isinstance(d, Play) and p.judged(settings, d) and len(d.position.legal_cards()) > 1:
+                    cards[(p.number, d.event)] = pool.submit(card, p.number, d, table)
+            lucks.append(pool.submit(luck, p))
+        reports = []
+        for p, match, table, luck_future in zip(parsed, matches, tables, lucks):
+            facts = p.facts
+            rules = facts.rules
+            decisions: list[Decision] = []
+            forced = 0
+            for d in facts.decisions:
+                if not p.judged(settings, d):
+                    continue
+                if isinstance(d, Bid):
+                    decisions.append(judge_bid(p.number, d, rules, settings, table))
+                elif (p.number, d.event) in cards:
+                    decisions.append(cards[(p.number, d.event)].result())
+                else:
+                    forced += 1
+                    continue
+                if progress is not None:
+                    progress(1)
+            luck_sides, trick, result, note, luck_method = luck_future.result()
+            reports.append(LineReport(p.number, match, p.obj, facts, decisions, forced, luck_sides, trick, result,
+                                      deal_points(facts, rules.sides), note, luck_method, p.view, p.unfinished,
+                                      _unjudged(p, settings),
+                                      frozenset(s for s in range(rules.players) if p.wanted(settings, s))))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # Ctrl-C: the decisions under way finish, no new one starts
+        raise
+    pool.shutdown()
+    return Report(file, settings, reports, any(t is not None for t in tables))
 
 
 def _unjudged(p: ParsedLine, settings: Settings) -> str | None:

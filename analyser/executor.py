@@ -84,27 +84,24 @@ class Executor(Protocol):
 
 def work_chunks(units: int, parallelism: int, most: int, per_worker: int = TASKS_PER_WORKER) -> list[tuple[int, int]]:
     """(first, size) of each task of a run of `units` independent units (duplicate pairs, deals, matches), cut by
-    the work so every worker has some: at least `per_worker` tasks per worker thread (`parallelism`, the
-    executor's) where there are units enough, none of more than `most` units (what a task of these players does
-    in about a second or a few: thousands of the heuristic's pairs, a few of a search player's), the sizes
-    differing by at most one. For runs whose unit i draws its streams from the seed and i alone
-    (``engine.bits.unit_stream``), so the cut changes nothing but the speed.
+    the work so every worker has some until the end: each task takes 1 / (`per_worker` x `parallelism`) of the
+    units still left (`parallelism`: the executor's worker threads), at most `most` (what a task of these
+    players does in about a second or a few: thousands of the heuristic's pairs, a few of a search player's) and
+    at least one. So a run is at least `per_worker` tasks a worker where there are units enough, and its last
+    tasks are single units: no worker waits long for another's last task. For runs whose unit i draws its streams
+    from the seed and i alone (``engine.bits.unit_stream``), so the cut changes nothing but the speed.
 
     >>> work_chunks(10, 2, 1000), work_chunks(3, 8, 100)
-    ([(0, 2), (2, 2), (4, 2), (6, 2), (8, 2)], [(0, 1), (1, 1), (2, 1)])
-    >>> len(work_chunks(1000, 2, 5000)), len(work_chunks(100, 2, 4)), work_chunks(7, 1, 3)
-    (8, 25, [(0, 2), (2, 2), (4, 2), (6, 1)])
+    ([(0, 2), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1), (9, 1)], [(0, 1), (1, 1), (2, 1)])
+    >>> [size for _, size in work_chunks(40, 1, 4)]
+    [4, 4, 4, 4, 4, 4, 4, 3, 3, 2, 1, 1, 1, 1]
     """
-    if units <= 0:
-        return []
-    size = max(1, min(most, -(-units // (max(1, parallelism) * max(1, per_worker)))))
-    count = -(-units // size)
-    base, extra = divmod(units, count)
-    chunks, first = [], 0
-    for k in range(count):
-        n = base + (k < extra)
-        chunks.append((first, n))
-        first += n
+    chunks: list[tuple[int, int]] = []
+    first, share = 0, max(1, parallelism) * max(1, per_worker)
+    while first < units:
+        size = max(1, min(most, -(-(units - first) // share)))
+        chunks.append((first, size))
+        first += size
     return chunks
 
 

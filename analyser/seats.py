@@ -46,14 +46,22 @@ def play_order_text(n: int) -> str:
     return f"play passes to the left, in seat order: {order}, then 0 again; {who}"
 
 
-def winner_words(rules: RuleSet, side: int, me: int | None = None) -> str:
-    """``your side (seats 0 and 2) wins the match``, ``you win the match``, ``side 1 (seats 1 and 3) wins ...``."""
+def side_name(rules: RuleSet, side: int, me: int | None = None) -> str:
+    """``side 1 (seats 1 and 3)``; from seat `me`'s chair ``your side (seats 0 and 2)``, ``the other side (...)``;
+    without partners ``you (seat 1)`` or ``seat 2``."""
     if rules.players == 4:
         pair = f"(seats {side} and {side + 2})"
         if me is None:
-            return f"side {side} {pair} wins the match"
-        return f"{'your side' if side == rules.side_of(me) else 'the other side'} {pair} wins the match"
-    return "you win the match" if side == me else f"seat {side} wins the match"
+            return f"side {side} {pair}"
+        return f"{'your side' if side == rules.side_of(me) else 'the other side'} {pair}"
+    return f"you (seat {side})" if side == me else f"seat {side}"
 
 
-__all__ = ["play_order_text", "seating_text", "side_scores", "winner_words"]
+def winner_words(rules: RuleSet, side: int, me: int | None = None) -> str:
+    """``your side (seats 0 and 2) wins the match``, ``you win the match``, ``side 1 (seats 1 and 3) wins ...``."""
+    if rules.players != 4 and side == me:
+        return "you win the match"
+    return f"{side_name(rules, side, me)} wins the match"
+
+
+__all__ = ["play_order_text", "seating_text", "side_name", "side_scores", "winner_words"]

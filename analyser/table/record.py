@@ -36,7 +36,7 @@ from .entry import (
 )
 
 from .resume import LogFile, ResumeError, check_digest, unfinished_line
-from ..seats import seating_text, side_scores, winner_words
+from ..seats import seating_text, side_name, side_scores, winner_words
 
 UNDO = object()
 Answer = tuple[str, "int | None", Any]
@@ -73,16 +73,6 @@ class Start:
     score: str | None = None   # eldest's side first
     seed: int = 1
     resume: LogFile | None = None  # the file whose last line is the deal in progress, to go on with
-
-
-def side_name(rules: RuleSet, side: int, me: int | None = None) -> str:
-    """``side 1 (seats 1 and 3)``; from seat `me`'s chair ``your side (seats 0 and 2)``, ``the other side (...)``."""
-    if rules.players == 4:
-        pair = f"(seats {side} and {side + 2})"
-        if me is None:
-            return f"side {side} {pair}"
-        return f"{'your side' if side == rules.side_of(me) else 'the other side'} {pair}"
-    return f"you (seat {side})" if side == me else f"seat {side}"
 
 
 def score_words(rules: RuleSet, score: list[int], me: int | None = None) -> str:

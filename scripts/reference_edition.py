@@ -32,7 +32,8 @@ players?" (the heuristic against random, the tuned player against the heuristic,
 pairings) and the duel on deals with runs, with the edition's own sizes and seeds, and writes that section,
 tables/tournaments.*, tournaments.png and report.json's "tournaments" and "run_deals" again; nothing else is
 recomputed or changed (report/strength_redo.py: redo_strength). For a change in how tournaments are played
-or drawn. An interrupted edition goes on from its finished steps.
+or drawn. An interrupted edition goes on from its finished steps. Given with --search-players, pimc's
+observation of the play tips is redone first and pimc's tournaments are played once, not twice.
 
     .venv/bin/python scripts/reference_edition.py --advice-sections [--only trinidad-4p]
 
@@ -88,6 +89,8 @@ def main() -> int:
         return advice_sections(args.out, args.only)
     if args.rules_of_thumb:
         return rules_of_thumb(args.out, args.only)
+    if args.search_players and args.tournaments:
+        return search_and_tournaments(args.out, args.only, args.threads)
     if args.search_players:
         return search_players(args.out, args.only, args.threads, args.sections_only)
     if args.tournaments:
@@ -182,6 +185,24 @@ def search_players(results: Path, only: str | None, threads: int | None, section
         run = numbers.get("run_deals")
         print(f"{name}: pimc's {'sections written' if sections_only else 'parts redone'} in "
               f"{time.perf_counter() - began:.0f} s"
+              + (f"; run deals: {run['a_net_per_run_deal']['value']:+.3f} per run deal" if run else ""), flush=True)
+    return 0
+
+
+def search_and_tournaments(results: Path, only: str | None, threads: int | None) -> int:
+    """Both redos in every finished edition (or `only` one) with pimc's tournaments and its duel played once:
+    pimc's observation of the play tips, then every tournament and the duel (for a change in how every one of
+    them draws its cards); each step says its time, and an interrupted edition goes on from its finished steps."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.searched import redo_search_parts
+    from analyser.report.strength_redo import redo_strength
+
+    for name, rules in finished_editions(only):
+        began = time.perf_counter()
+        redo_search_parts(rules, results / name, threads=threads, say=print, observation_only=True)
+        numbers = redo_strength(rules, results / name, threads=threads, say=print)
+        run = numbers.get("run_deals")
+        print(f"{name}: pimc's observation and every tournament redone in {time.perf_counter() - began:.0f} s"
               + (f"; run deals: {run['a_net_per_run_deal']['value']:+.3f} per run deal" if run else ""), flush=True)
     return 0
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,12 @@ from .strength import run_deal_row, run_frequencies, search_strength, strength_s
 
 
 def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads: int | None = None,
-                      executor: Executor | None = None,
-                      say: Callable[[str], None] = lambda message: None) -> dict[str, Any]:
+                      executor: Executor | None = None, say: Callable[[str], None] = lambda message: None,
+                      observation_only: bool = False) -> dict[str, Any]:
     """Recompute pimc's play-tip observation, its tournaments and its duel on deals with runs in the finished
-    report `folder` (module docstring); returns the numbers written into report.json.
+    report `folder` (module docstring); returns the numbers written into report.json. With `observation_only`
+    only the observation is measured and the strength section is written from report.json's numbers as they
+    are (for ``strength_redo.redo_strength`` to play every tournament after it, pimc's once).
 
     Nothing in the report is touched until all three are measured; each finished one is kept in
     ``.redo-search.json`` beside the report's files, so the same call after an interruption starts after it
@@ -52,7 +55,7 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
     seed, sizes = int(numbers["seed"]), Sizes.from_deals(int(numbers["deals"]))
     executor = executor if executor is not None else LocalExecutor(threads)
     kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__,
-                                 "engine": source_fingerprint()})  # as folder.Partial: another engine starts over
+                                 "engine": source_fingerprint()}, say)  # as folder.Partial: another engine starts over
 
     def observe() -> list[list[int]]:
         deals = default_observe_deals(sizes.play_deals)
@@ -61,7 +64,10 @@ def redo_search_parts(rules: RuleSet, folder: Path, pimc: str = "pimc", threads:
 
     counts = np.array(kept.step("observation", observe), dtype=np.int64)
     strength, run = None, None
-    if numbers.get("tournaments"):
+    if observation_only:
+        strength = pd.DataFrame(numbers["tournaments"]) if numbers.get("tournaments") else None
+        run = numbers.get("run_deals")
+    elif numbers.get("tournaments"):
         def tournaments() -> list[dict[str, Any]]:
             say(f"{folder.name}: {pimc}'s tournaments, {sizes.search_matches:,} matches per pairing")
             frame = search_strength(rules, pimc, sizes.search_matches, seed, threads, skip=("oracle",),
@@ -149,14 +155,16 @@ KEPT = ".redo-search.json"
 class _Kept:
     """The finished steps of one redo, as JSON, under the options they were measured with."""
 
-    def __init__(self, path: Path, key: dict[str, Any]) -> None:
-        self.path, self.key = path, key
+    def __init__(self, path: Path, key: dict[str, Any], say: Callable[[str], None] = lambda message: None) -> None:
+        self.path, self.key, self.say = path, key, say
         found = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         self.steps: dict[str, Any] = found.get("steps", {}) if found.get("key") == key else {}
 
     def step(self, name: str, compute: Callable[[], Any]) -> Any:
         if name not in self.steps:
+            began = time.perf_counter()
             self.steps[name] = compute()
+            self.say(f"{self.path.parent.name}: step {name} done in {time.perf_counter() - began:.1f} s")
             temp = self.path.with_name(self.path.name + ".tmp")
             temp.write_text(json.dumps({"key": self.key, "steps": self.steps}), encoding="utf-8")
             os.replace(temp, self.path)

@@ -54,7 +54,7 @@ def redo_strength(rules: RuleSet, folder: Path, threads: int | None = None, exec
     seed, sizes = int(numbers["seed"]), Sizes.from_deals(int(numbers["deals"]))
     pimc = numbers.get("pimc", "pimc")
     executor = executor if executor is not None else LocalExecutor(threads)
-    kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__, "engine": source_fingerprint()})
+    kept = _Kept(folder / KEPT, {"pimc": pimc, "seed": seed, "sizes": sizes.__dict__, "engine": source_fingerprint()}, say)
 
     def players() -> list[dict[str, Any]]:
         say(f"{folder.name}: tournaments, {sizes.matches:,} matches per pairing")

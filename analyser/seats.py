@@ -22,6 +22,22 @@ def seating_text(n: int, me: int) -> str:
             f"{(me + 2) % 4}, opposite, is your partner; seat {before}, on your right, plays before you")
 
 
+def seat_word(n: int, me: int, other: int) -> str:
+    """Another seat named from seat `me`'s chair in one word: ``left``, ``partner``, ``right`` (``opposite`` with
+    two players).
+
+    >>> [seat_word(4, 0, s) for s in (1, 2, 3)], seat_word(3, 2, 0), seat_word(2, 1, 0)
+    (['left', 'partner', 'right'], 'left', 'opposite')
+    """
+    if n == 2:
+        return "opposite"
+    if other == (me + 1) % n:
+        return "left"
+    if other == (me - 1) % n:
+        return "right"
+    return "partner"
+
+
 def side_scores(rules: RuleSet, score: Sequence[int], me: int | None = None, short: bool = False) -> str:
     """A score named by side: ``your side 6, theirs 11`` from seat `me`'s chair (without partners ``you 6, seat 1
     11``), else ``side 0 (seats 0 and 2) 6, side 1 (seats 1 and 3) 11`` (`short`: ``side 0 6, side 1 11``;

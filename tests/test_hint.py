@@ -118,8 +118,24 @@ def minimax(rules, trump, dealer, start, hands, plays, mover) -> int:
     return best
 
 
-def brute_force(line: dict) -> tuple[dict[str, float], int]:
-    """Each legal card's mean value over every deal of the unseen cards consistent with what the mover saw."""
+def legal_counts(rules: dict, trump: str, plays: list[tuple[int, str]], seat: int, now: tuple[str, ...]) -> list[int]:
+    """How many cards seat `seat`, holding `now` after the plays, could legally play at each of its plays."""
+    n = rules["players"]
+    held = set(now) | {c for s, c in plays if s == seat}
+    counts = []
+    for t in range(0, len(plays), n):
+        trick = plays[t:t + n]
+        for k, (s, c) in enumerate(trick):
+            if s == seat:
+                cards = [x for _, x in trick[:k]]
+                counts.append(len(ref.legal_plays(sorted(held), cards, trump, rules["undertrump"], rules["void_play"])))
+                held.remove(c)
+    return counts
+
+
+def brute_worlds(line: dict):
+    """Every deal of the unseen cards consistent with what the mover saw: (the hands now by seat, each legal card's
+    value, the deal's weight under the model "each other seat plays each of its legal cards alike")."""
     rules, trump, dealer, hands, plays, turnups, discards = knowledge(line)
     n = rules["players"]
     mover = mover_of(rules, dealer, plays, trump)
@@ -133,25 +149,34 @@ def brute_force(line: dict) -> tuple[dict[str, float], int]:
                for s in others}
     open_trick = [c for _, c in plays[len(plays) - len(plays) % n:]]
     cards = ref.legal_plays(own_now, open_trick, trump, rules["undertrump"], rules["void_play"])
-    sums = {c: 0.0 for c in cards}
-    worlds = 0
+    out = []
     for combo in itertools.product(*(options[s] for s in others)):
         flat = [c for h in combo for c in h]
         if len(set(flat)) != len(flat):
             continue
-        worlds += 1
         now = [[] for _ in range(n)]
         now[mover] = own_now
         start = [[] for _ in range(n)]
         start[mover] = hands[mover]
+        weight = 1.0
         for s, h in zip(others, combo):
             now[s] = list(h)
             start[s] = list(h) + [c for p, c in plays if p == s]
+            for k in legal_counts(rules, trump, plays, s, h):
+                weight /= k
+        values = {}
         for c in cards:
             rest = [list(h) for h in now]
             rest[mover].remove(c)
-            sums[c] += minimax(rules, trump, dealer, start, rest, plays + [(mover, c)], mover)
-    return {c: s / worlds for c, s in sums.items()}, worlds
+            values[c] = minimax(rules, trump, dealer, start, rest, plays + [(mover, c)], mover)
+        out.append((now, values, weight))
+    return out
+
+
+def brute_force(line: dict) -> tuple[dict[str, float], int]:
+    """Each legal card's mean value over every deal of the unseen cards consistent with what the mover saw."""
+    worlds = brute_worlds(line)
+    return {c: sum(v[c] for _, v, _ in worlds) / len(worlds) for c in worlds[0][1]}, len(worlds)
 
 
 def two_player_endings():
@@ -174,7 +199,7 @@ def two_player_endings():
 @pytest.mark.parametrize("line, k", two_player_endings())
 def test_the_exact_values_are_the_brute_force_means(line, k):
     cut = cut_at_play(line, k)
-    hint = card_hint(decision_of(cut))
+    hint = card_hint(decision_of(cut), inference="none")
     assert hint.exact and hint.inference == "none"
     expected, worlds = brute_force(cut)
     assert hint.values.values.shape[0] == worlds

@@ -20,6 +20,8 @@ HINT_MAX_CARDS = 52    # analyser.table.hint.HINT_MAX_CARDS
 
 class Inference(str, enum.Enum):
     none = "none"
+    bids = "bids"
+    full = "full"
 
 
 def hint(
@@ -49,7 +51,9 @@ def hint(
         "--worlds", min=2, max=100_000, help="A card decision: deals of the unseen cards sampled when more than "
                                              "10,000 fit what you have seen (otherwise every one is used).")] = HINT_WORLDS,
     inference: Annotated[Inference, typer.Option(
-        "--inference", help="How the unseen hands are weighed: none (every deal that fits alike).")] = Inference.none,
+        "--inference", help="How the unseen hands are weighed: full (by how likely the others' bids and cards make "
+                            "each deal), bids (by the bids only) or none (every deal that fits alike).")
+    ] = Inference.full,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help="Refuse a card decision with more cards "
                                                                            "than this left in the hands (above 24 the "
                                                                            "bounded search answers).")] = HINT_MAX_CARDS,
@@ -125,7 +129,7 @@ def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, m
         return
     rules = decision.rules
     table = load_equity(rules, policy, equity_dir, threads)[0] if rules.sides == 2 else None
-    result = card_hint(decision, worlds, seed, table, max_cards)
+    result = card_hint(decision, worlds, seed, table, max_cards, inference=inference)
     if json_out:
         typer.echo(json.dumps(result.to_json()))
     else:

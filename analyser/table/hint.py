@@ -18,8 +18,11 @@ in give the same answer with the same seed.
 * **A bid** (stand/beg, give/run): the paired rollouts of ``whatif --hand`` from the seat's hand,
   the turn-up and the score as the deal began.
 
-Inference: every consistent deal weighs alike (``--inference none``): the bids and the others'
-plays are not read for what they suggest about the hidden hands, only for what they prove.
+Inference (``analysis/play/inference.py``): by default (``--inference full``) each consistent deal is weighed
+by how likely the others' bids and cards make it (the model of the other players: the equilibrium's bids, the
+heuristic's preferences graded by a temperature, each with a floor); ``bids`` reads the bids only, ``none``
+weighs every consistent deal alike (the bids and plays read only for what they prove). The same weights say
+where the unseen cards lie (``holders``).
 """
 
 from __future__ import annotations
@@ -33,10 +36,14 @@ import numpy as np
 from ..analysis.bidding.equity import EquityTable
 from ..analysis.bidding.whatif import Situation
 from ..analysis.play.cardvalues import BOUNDED, Buffers, CardValues, card_values, exact_card_values
+from ..analysis.play.inference import (
+    DEFAULT_INFERENCE, INFERENCES, Evidence, Model, holders, log_weights, model_for, normalised, weight_note,
+)
 from ..analysis.stats import Estimate
 from ..cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
+from ..seats import seat_word
 from ..engine.bits import rng_state
-from ..engine.layout import N_STATE
+from ..engine.layout import N_STATE, PS_TRUMP
 from ..engine.search import cards_in_hands
 from ..engine.state import apply, init_state, set_out_of_play
 from ..engine.worlds import WORLD_LIMIT, consistent_worlds, world_states
@@ -50,7 +57,6 @@ from .entry import Built, Entry, build, entry_from_line
 # lead answers in about 2 s warm on one core with this many (scripts/hint_bench.py).
 HINT_WORLDS = 300
 HINT_MAX_CARDS = 52     # cards in the hands above which a card hint is refused (52: none; above 24, bounded)
-INFERENCES = ("none",)
 HINT_STREAM = 29        # the hint's own random stream: SeedSequence(seed, spawn_key=(HINT_STREAM,))
 RANK_WORDS = "23456789TJQKA"
 
@@ -149,12 +155,37 @@ def view_state(decision: Decision) -> Position:
     return Position(rules, state)
 
 
+def evidence_of(decision: Decision) -> Evidence:
+    """What the decision's seat saw the others choose this deal: the cards played, in order, and the bids (which
+    say nothing of the hands in play once a run dealt more cards)."""
+    entry, walk = decision.entry, decision.built.walk
+    assert walk is not None
+    bids = list(entry.bids)
+    begged = None if not bids else bids[0] == "beg"
+    gave = len(bids) > 1 and bids[1] == "give"
+    return Evidence.of_bids(list(walk.cards), begged, gave, len(entry.turnups) - 1, entry.turnups[0],
+                            deal_score(decision))
+
+
+def decision_model(decision: Decision) -> Model:
+    """The model of the other players for this deal: the shipped equilibrium at the deal's score (eldest's side
+    first) where the rules have an edition."""
+    rules, entry = decision.rules, decision.entry
+    by_side = deal_score(decision)
+    score = None
+    if rules.sides == 2:
+        eldest_side = rules.side_of(entry.eldest)
+        score = (by_side[eldest_side], by_side[1 - eldest_side])
+    return model_for(rules, score=score)
+
+
 @dataclasses.dataclass
 class CardHint:
     values: CardValues
     exact: bool
     inference: str
     seed: int
+    model: Model | None = None
 
     @property
     def position(self) -> Position:
@@ -162,8 +193,16 @@ class CardHint:
 
     def ranked(self) -> list[int]:
         """Card indices, best first (ties in hand order)."""
-        means = self.values.values.mean(axis=0)
+        means = self.values.means()
         return sorted(range(len(self.values.cards)), key=lambda j: (-means[j], j))
+
+    def holders(self) -> dict[int, dict[str, float]]:
+        """Where each card the seat has not seen lies, under the deals' weights (``inference.holders``)."""
+        v = self.values
+        assert v.hands is not None
+        rows = v.values.shape[0]
+        w = v.weights if v.weights is not None else np.full(rows, 1.0 / rows)
+        return holders(self.position.state, v.seat, v.hands, w)
 
     def to_json(self) -> dict[str, Any]:
         v = self.values
@@ -178,13 +217,20 @@ class CardHint:
                 "best": card_name(v.best), "worlds": int(v.values.shape[0]), "exact": self.exact,
                 "method": v.method, "worlds_solved": int(v.values.shape[0] if v.exact_worlds is None
                                                          else v.exact_worlds),
-                "inference": self.inference, "cards_left": int(cards_in_hands(self.position.state)),
+                "inference": self.inference, "model": None if self.model is None else self.model.to_json(),
+                "ess": v.ess, "holders": {card_name(c): p for c, p in self.holders().items()},
+                "cards_left": int(cards_in_hands(self.position.state)),
                 "win_prob": v.win is not None, "seed": self.seed, "rules": self.position.rules.as_log_dict()}
 
 
 def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equity: EquityTable | None = None,
-              max_cards: int = HINT_MAX_CARDS, limit: int = WORLD_LIMIT, buffers: Buffers | None = None) -> CardHint:
-    """Every legal card of the decision valued over the consistent deals (all of them when at most `limit`)."""
+              max_cards: int = HINT_MAX_CARDS, limit: int = WORLD_LIMIT, buffers: Buffers | None = None,
+              inference: str = DEFAULT_INFERENCE, model: Model | None = None) -> CardHint:
+    """Every legal card of the decision valued over the consistent deals (all of them when at most `limit`), each
+    weighed by how likely the others' choices make it (`inference`: none, bids or full; `model` default the
+    deal's, ``decision_model``)."""
+    if inference not in INFERENCES:
+        raise HintError(f"--inference {inference!r}: choose one of {', '.join(INFERENCES)}")
     position = view_state(decision)
     left = int(cards_in_hands(position.state))
     if left > max_cards:
@@ -194,9 +240,18 @@ def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equi
     if found.hands is not None:
         states = world_states(position.state, decision.seat, found.hands)
         values = exact_card_values(position, states, equity, buffers)
-        return CardHint(values, True, "none", seed)
-    rng = rng_state(np.random.SeedSequence(seed, spawn_key=(HINT_STREAM,)))
-    return CardHint(card_values(position, worlds, rng, equity, buffers), False, "none", seed)
+        exact = True
+    else:
+        rng = rng_state(np.random.SeedSequence(seed, spawn_key=(HINT_STREAM,)))
+        values = card_values(position, worlds, rng, equity, buffers)
+        exact = False
+    if inference == "none":
+        return CardHint(values, exact, inference, seed)
+    model = model if model is not None else decision_model(decision)
+    assert values.hands is not None
+    logw = log_weights(decision.rules, position.state, decision.seat, values.hands, model, inference,
+                       evidence_of(decision))
+    return CardHint(values.weighted(normalised(logw)), exact, inference, seed, model)
 
 
 # --- a bid -------------------------------------------------------------------------------------------------------
@@ -274,6 +329,11 @@ def card_sentence(hint: CardHint) -> str:
     gap = v.loss(second)
     over = (f"over all {v.values.shape[0]:,} deals of the unseen cards that fit what you have seen" if hint.exact
             else f"over {v.values.shape[0]:,} sampled deals of the unseen cards")
+    if hint.inference != "none":
+        over += f", each weighed by how likely the others' {WEIGHED_BY[hint.inference]} make it"
+        few = None if hint.exact else weight_note(v.ess, v.values.shape[0])
+        if few:
+            over += f" ({few})"
     if v.method == BOUNDED:
         over += f" (bounded search: {cards_in_hands(hint.position.state)} cards in the hands)"
     if hint.exact:
@@ -288,6 +348,45 @@ def card_sentence(hint: CardHint) -> str:
                 f"{gap.mean:.2f} points ahead on average ({_ci(gap)}), {over}.")
     return (f"Play {pretty(best)}: on average {gap.mean:.2f} points better than {pretty(second)}, the next best "
             f"({_ci(gap)}), {over}.")
+
+
+WEIGHED_BY = {"bids": "bids", "full": "bids and cards"}
+
+
+def deciding_cards(trump: int) -> list[int]:
+    """The cards that decide a deal, in the order the hint names them: trump's ace, king, queen, jack and ten, then
+    each side suit's ten."""
+    return [13 * trump + r for r in (12, 11, 10, 9, 8)] + [13 * s + 8 for s in range(4) if s != trump]
+
+
+def cards_where_text(hint: CardHint) -> str:
+    """Where the deciding cards the seat has not seen lie, in a line or two: ``J♥: left 61%, partner 27%, right
+    12%``, under the same weights as the values."""
+    from ..analysis.stats import probability
+
+    rules, seat = hint.position.rules, hint.values.seat
+    found = hint.holders()
+    trump = int(hint.position.state[PS_TRUMP])
+    parts = []
+    for card in deciding_cards(trump):
+        if card not in found:
+            continue
+        row = found[card]
+        said = [f"{seat_word(rules.players, seat, int(k))} {probability(p)}" for k, p in row.items()
+                if k != "out" and p > 0]
+        if row["out"] > 0:
+            said.append(f"out of play {probability(row['out'])}")
+        parts.append((card, f"{pretty(card)}: {', '.join(said)}"))
+    if not parts:
+        return "Where the cards are: you have seen every trump honour and every ten."
+    trumps = [text for card, text in parts if suit_of(card) == trump]
+    tens = [text for card, text in parts if suit_of(card) != trump]
+    lines = []
+    if trumps:
+        lines.append("Where the cards are: " + "; ".join(trumps))
+    if tens:
+        lines.append(("Where the cards are: " if not trumps else "  tens: ") + "; ".join(tens))
+    return "\n".join(lines)
 
 
 def where_text(decision: Decision) -> str:
@@ -314,7 +413,7 @@ def card_text(hint: CardHint, explain: bool = False, where: str | None = None) -
     v = hint.values
     rules = hint.position.rules
     win = v.win is not None
-    lines = [card_sentence(hint)] + ([where] if where else []) + ["",
+    lines = [card_sentence(hint)] + ([where] if where else []) + [cards_where_text(hint), "",
              f"{'card':<6}{'net points':>11}  {'95% CI':<16}{'loss':>6}  {'95% CI':<16}"
              + (f"{'match win':>10}  95% CI" if win else "")]
     for j in hint.ranked():

@@ -37,6 +37,7 @@ not the match-win probability.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -102,6 +103,26 @@ class CardValues:
     exact: bool = False  # the rows are every consistent deal (exact_card_values): the means have no error
     exact_worlds: int | None = None  # rows solved by the solver (the rest by the bounded search); None: all
     horizon: int = BOUNDED_HORIZON   # the bounded search's: cards in the hands where the solver takes over
+    hands: np.ndarray | None = None  # each row's deal: the hands by seat (uint64, rows x players)
+    weights: np.ndarray | None = None  # each row's weight, summing to 1 (the others' choices read); None: alike
+
+    def weighted(self, weights: np.ndarray) -> CardValues:
+        """The same values with each row weighed (``analysis.play.inference``: weights summing to 1)."""
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != (self.values.shape[0],):
+            raise ValueError(f"one weight a row is needed: {self.values.shape[0]}, not {w.shape}")
+        return dataclasses.replace(self, weights=w)
+
+    @property
+    def ess(self) -> float:
+        """The effective number of rows: (sum w)^2 / sum w^2 (every row when unweighted)."""
+        if self.weights is None:
+            return float(self.values.shape[0])
+        return float(self.weights.sum() ** 2 / (self.weights ** 2).sum())
+
+    def means(self) -> np.ndarray:
+        """Each card's mean value over the rows (weighted where they are)."""
+        return self.values.mean(axis=0) if self.weights is None else self.weights @ self.values
 
     @property
     def method(self) -> str:
@@ -128,15 +149,15 @@ class CardValues:
         return self.cards.index(card)
 
     def ev(self, j: int) -> Estimate:
-        return _estimate(self.values[:, j], self.exact)
+        return _estimate(self.values[:, j], self.exact, self.weights)
 
     def win_prob(self, j: int) -> Estimate | None:
-        return None if self.win is None else _estimate(self.win[:, j], self.exact)
+        return None if self.win is None else _estimate(self.win[:, j], self.exact, self.weights)
 
     @property
     def best_index(self) -> int:
         """The card of best mean value (the first in hand order among equals)."""
-        return int(np.argmax(self.values.mean(axis=0)))
+        return int(np.argmax(self.means()))
 
     @property
     def best(self) -> int:
@@ -148,7 +169,7 @@ class CardValues:
         b = self.best_index
         if j == b:
             return Estimate(0.0, 0.0, self.values.shape[0])
-        return _paired(self.values[:, b], self.values[:, j], self.exact)
+        return _paired(self.values[:, b], self.values[:, j], self.exact, self.weights)
 
     def win_loss(self, card: int) -> Estimate | None:
         """The match-win probability lost by `card` against the best card (by net points)."""
@@ -157,7 +178,7 @@ class CardValues:
         j, b = self.index(card), self.best_index
         if j == b:
             return Estimate(0.0, 0.0, self.win.shape[0])
-        return _paired(self.win[:, b], self.win[:, j], self.exact)
+        return _paired(self.win[:, b], self.win[:, j], self.exact, self.weights)
 
     def to_json(self) -> dict:
         out: dict = {}
@@ -171,15 +192,27 @@ class CardValues:
         return out
 
 
-def _estimate(x: np.ndarray, exact: bool = False) -> Estimate:
+def _estimate(x: np.ndarray, exact: bool = False, weights: np.ndarray | None = None) -> Estimate:
     """A mean with its standard error; one value (the true position), or the mean over every consistent deal,
-    is exact."""
+    is exact. With `weights` (summing to 1) the weighted mean, and for sampled rows the self-normalised
+    importance-sampling error sqrt(sum w^2 (x - mean)^2), scaled by sqrt(n / (n - 1)) so that equal weights give
+    the unweighted standard error; n is then the effective number of rows."""
+    if weights is not None:
+        mean = float(weights @ x)
+        ess = float(1.0 / (weights ** 2).sum())
+        if exact or x.shape[0] == 1:
+            return Estimate(mean, 0.0, int(x.shape[0]))
+        n = x.shape[0]
+        se = math.sqrt(float((weights ** 2) @ ((x - mean) ** 2)) * n / (n - 1))
+        return Estimate(mean, se, max(1, int(round(ess))))
     if exact or x.shape[0] == 1:
         return Estimate(float(x.mean()), 0.0, int(x.shape[0]))
     return estimate(x)
 
 
-def _paired(a: np.ndarray, b: np.ndarray, exact: bool = False) -> Estimate:
+def _paired(a: np.ndarray, b: np.ndarray, exact: bool = False, weights: np.ndarray | None = None) -> Estimate:
+    if weights is not None:
+        return _estimate(a - b, exact, weights)
     if exact or a.shape[0] == 1:
         return Estimate(float((a - b).mean()), 0.0, int(a.shape[0]))
     d = paired_difference(a, b)
@@ -208,11 +241,13 @@ def card_values(position: Position, worlds: int, rng: np.ndarray, equity: Equity
     whole = budget.exact_for(position)
     nodes = budget.nodes
     exact = 0
+    hands = np.zeros((rows, rules.players), dtype=np.int64)
     for w in range(rows):
         if worlds > 0:
             sample_world(b.play, seat, rng, b.world)
         else:
             b.world[:N_STATE] = b.play[:N_STATE]
+        hands[w] = b.world[PS_HAND:PS_HAND + rules.players]
         if whole:
             _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
             continue
@@ -224,7 +259,7 @@ def card_values(position: Position, worlds: int, rng: np.ndarray, equity: Equity
             nodes = 0  # as pimc does: a world the budget did not cover, so none of its like is tried again
         _card_row(b, rules, cards, equity, values[w], None if win is None else win[w])
     return CardValues(position, cards, values, win, worlds, exact_worlds=None if whole else exact,
-                      horizon=budget.horizon)
+                      horizon=budget.horizon, hands=hands.view(np.uint64))
 
 
 def exact_card_values(position: Position, worlds: np.ndarray, equity: EquityTable | None = None,
@@ -243,7 +278,8 @@ def exact_card_values(position: Position, worlds: np.ndarray, equity: EquityTabl
         b.world[:] = 0
         b.world[:N_STATE] = worlds[w, :N_STATE]
         _value_world(b, rules, r, cards, rng, equity, values[w], None if win is None else win[w])
-    return CardValues(position, cards, values, win, rows, exact=True)
+    hands = np.ascontiguousarray(worlds[:, PS_HAND:PS_HAND + rules.players]).view(np.uint64)
+    return CardValues(position, cards, values, win, rows, exact=True, hands=hands)
 
 
 def _value_world(b: Buffers, rules, r: np.ndarray, cards: list[int], rng: np.ndarray, equity: EquityTable | None,

@@ -191,3 +191,30 @@ def test_full_inference_weighs_the_deals_and_says_so():
 def test_normalised_weights_sum_to_one():
     w = normalised(np.array([-1000.0, -1001.0, -999.0]))
     assert w.sum() == pytest.approx(1.0) and w.argmax() == 2
+
+
+def test_a_line_and_a_seats_view_give_the_same_evidence():
+    """What the others chose, read from a refereed line (analyse, whatif --log, the coach) and from a seat's view
+    (the hint): the same cards in order, the same bids, turn-up and score, in every preset with bids."""
+    from analyser.analysis.play.inference import evidence_of_line
+
+    checked = 0
+    for preset, players in (("trinidad", 4), ("trinidad", 2), ("classic", 3), ("partnership-seven", 4)):
+        for line in lines_of(preset, players, 6, 4):
+            found = line_decisions(line)
+            for k in (0, 3, len(found.plays) - 1):
+                if k < 0 or k >= len(found.plays):
+                    continue
+                decision = decision_of(cut_at_play(line, k))
+                evidence, score = evidence_of_line(found, k)
+                assert evidence == evidence_of(decision), (preset, k)
+                if score is not None:
+                    assert decision_model(decision).strategy == model_name(decision.rules, score)
+                checked += 1
+    assert checked > 20
+
+
+def model_name(rules, score):
+    from analyser.analysis.play.inference import model_for
+
+    return model_for(rules, score=score).strategy

@@ -91,6 +91,47 @@ class Evidence:
         return Evidence(tuple(int(c) for c in history), bid, int(turnup), tuple(int(s) for s in scores))
 
 
+def evidence_of_line(found: Any, k: int) -> tuple[Evidence, tuple[int, int] | None]:
+    """The evidence of the k-th card decision of a refereed line (``logcuts.line_decisions``: `found`), and the
+    deal's score as (eldest's side, dealer's side) for ``model_for`` (None without two sides): every card played
+    before it, in order, and the deal's bids (its last stand or beg, and the dealer's answer)."""
+    plays = found.plays
+    history = [int(p.chosen) for p in plays[:k]]
+    start = plays[0].event if plays else found.events
+    bids = [b for b in found.bids if b.event < start and b.chosen is not None]
+    eldest = [i for i, b in enumerate(bids) if b.role == "eldest"]
+    if not eldest:
+        return Evidence(tuple(history)), None
+    first = bids[eldest[-1]]
+    answer = next((b for b in bids[eldest[-1] + 1:] if b.role == "dealer"), None)
+    gave = answer is not None and answer.chosen == "give"
+    ran = answer is not None and answer.chosen == "run"
+    evidence = Evidence.of_bids(history, first.chosen == "beg", gave, int(ran), first.turnup, first.score)
+    rules = found.rules
+    score = None
+    if rules.sides == 2:
+        e_side = rules.side_of(first.seat)
+        score = (int(first.score[e_side]), int(first.score[1 - e_side]))
+    return evidence, score
+
+
+def weighted_worlds(rules: RuleSet, state: np.ndarray, seat: int, evidence: Evidence, model: Model | None,
+                    inference: str, worlds: int, seed: int, limit: int | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The deals of the cards `seat` has not seen, without solving them: every consistent one when at most
+    `limit` (default ``worlds.WORLD_LIMIT``), else `worlds` drawn uniformly (``worlds.sample_worlds``, seed
+    `seed`); with their weights under `model` (summing to 1; alike for ``none``). Returns (hands by seat,
+    weights, exact) for ``holders`` and the like."""
+    from ...engine.worlds import WORLD_LIMIT, consistent_worlds, sample_worlds
+
+    found = consistent_worlds(state, seat, WORLD_LIMIT if limit is None else limit)
+    exact = found.hands is not None
+    hands = found.hands if found.hands is not None else sample_worlds(state, seat, worlds, seed)
+    if inference == "none" or model is None:
+        return hands, np.full(hands.shape[0], 1.0 / max(1, hands.shape[0])), exact
+    return hands, normalised(log_weights(rules, state, seat, hands, model, inference, evidence)), exact
+
+
 def edition_folder(rules: RuleSet, results: Path = RESULTS) -> Path | None:
     """The shipped edition whose equilibrium is for exactly these rules, or None."""
     from ..bidding.shipped import edition

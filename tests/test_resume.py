@@ -99,8 +99,8 @@ def test_end_of_input_mid_deal_keeps_it_and_resumes_the_same(tmp_path):
 
 
 def test_the_deal_in_progress_line(tmp_path):
-    """Its keys: the cut line, unfinished, and resume (command, due, seat, opponent, seed, coach, deal, streams,
-    digest); it stops where the player's decision is due, and replay says it is a deal in progress."""
+    """Its keys: the cut line, unfinished, and resume (command, due, seat, opponent, seed, coach, inference, deal,
+    streams, digest); it stops where the player's decision is due, and replay says it is a deal in progress."""
     log = tmp_path / "m.jsonl"
     result = runner.invoke(app, play_args(log, "trinidad", 4, 5, "--seat", "3", "--coach", "off"),
                            input="\n".join(random_answers(5)[:40] + ["q"]) + "\n")
@@ -108,9 +108,10 @@ def test_the_deal_in_progress_line(tmp_path):
     line = lines_of(log)[-1]
     assert line["unfinished"] is True and "score_after" not in line and "winner" not in line
     resume = line["resume"]
-    assert set(resume) == {"command", "due", "seat", "opponent", "seed", "coach", "deal", "streams", "digest"}
-    assert (resume["command"], resume["seat"], resume["opponent"], resume["seed"], resume["coach"]) == \
-        ("play", 3, "heuristic", 5, "off")
+    assert set(resume) == {"command", "due", "seat", "opponent", "seed", "coach", "inference", "deal", "streams",
+                           "digest"}
+    assert (resume["command"], resume["seat"], resume["opponent"], resume["seed"], resume["coach"],
+            resume["inference"]) == ("play", 3, "heuristic", 5, "off", "full")
     assert resume["due"]["seat"] == 3 and resume["due"]["kind"] in ("bid", "card")
     earlier = lines_of(log)[:-1][len(lines_of(log)) - resume["deal"]:]
     assert len(earlier) == resume["deal"] - 1

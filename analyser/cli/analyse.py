@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
+import enum
+
 import typer
 
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
@@ -19,6 +21,16 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the c
     from ..rules import RuleSet
 
 WORLDS_HELP = "Worlds per card decision: deals of the cards the player has not seen, consistent with what it has seen."
+INFERENCE_HELP = ("Card decisions: how the worlds are weighed: full (by how likely the others' bids and cards "
+                  "before the decision make each), bids (by the bids only) or none (every world alike).")
+
+
+class Inference(str, enum.Enum):
+    none = "none"
+    bids = "bids"
+    full = "full"
+
+
 MAX_CARDS_HELP = ("Card decisions with more cards than this left in all hands together are not analysed (52: all are; "
                   "above 24 the worlds the solver cannot finish quickly are valued by the bounded search).")
 
@@ -44,6 +56,7 @@ def analyse(
     side: Annotated[Optional[int], typer.Option("--side", min=0, max=2,
                                                 help="Judge only the decisions of this side's seats.")] = None,
     worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000, help=WORLDS_HELP)] = ANALYSE_WORLDS,
+    inference: Annotated[Inference, typer.Option("--inference", help=INFERENCE_HELP)] = Inference.full,
     bid_deals: Annotated[int, typer.Option("--bid-deals", min=100, max=10_000_000,
                                            help="Paired deals per stand/beg or give/run decision (the what-if's "
                                                 "rollouts from that exact position).")] = ANALYSE_BID_DEALS,
@@ -74,7 +87,7 @@ def analyse(
     """Judge every decision of a recorded game: the choice made, the best choice, the loss.
 
     Card decisions: every legal card valued over worlds the player could not tell apart, each solved with every hand
-    open. Bids: the what-if's paired rollouts from that exact position. Losses in net points of the deal for the
+    open and weighed by how likely the others' bids and cards make it (--inference). Bids: the what-if's paired rollouts from that exact position. Losses in net points of the deal for the
     decider's side, flagged doubtful, error or blunder; summaries per player and side (bidding and card play apart),
     per match, and the luck of the deal (its value with every hand open).
 
@@ -92,7 +105,7 @@ def analyse(
     thresholds = Thresholds(doubtful, error, blunder)
     settings = Settings(worlds=worlds, bid_deals=bid_deals, policy=policy, max_cards=max_cards, seed=seed,
                         thresholds=thresholds, threads=threads, seats=frozenset(seat) if seat else None,
-                        sides=frozenset([side]) if side is not None else None)
+                        sides=frozenset([side]) if side is not None else None, inference=inference.value)
     check_input(file)
     check_output(out, "--out", folder=True, force=force)
     announce_engine()
@@ -155,6 +168,8 @@ def _view_lines(report: Report) -> list[str]:
 
 
 def format_report(report: Report) -> str:
+    from ..analysis.play.analyse import weighing_words
+
     s = report.settings
     t = s.thresholds
     first = report.lines[0].rules
@@ -163,7 +178,7 @@ def format_report(report: Report) -> str:
         f"{report.file}: {len(report.lines)} deal{'s' * (len(report.lines) != 1)} in {report.matches} "
         f"match{'es' * (report.matches != 1)}; {first.preset}, {first.players} players",
         f"cards: each legal card on {s.worlds} worlds the player could not tell apart, each solved with every hand "
-        f"open; bids: {s.bid_deals:,} paired deals of the what-if ({s.policy} play; whatif --log at the same line "
+        f"open, {weighing_words(s.inference)}; bids: {s.bid_deals:,} paired deals of the what-if ({s.policy} play; whatif --log at the same line "
         "and event plays these same deals first)",
         "losses in net points of the deal for the decider's side (its points minus the others')"
         + ("" if first.sides == 2 else "; three players: net points only, no match-win chances"),
@@ -191,6 +206,10 @@ def format_report(report: Report) -> str:
         lines.append(f"bounded search: {bounded} card decisions (more than {s.budget.horizon} cards in the hands: "
                      "worlds the solver did not finish within the node budget valued by the heuristic's play down "
                      f"to {s.budget.horizon} cards, then the solver)")
+    few = sum(d.few_worlds for d in decisions)
+    if few:
+        lines.append(f"few worlds carry the answer in {few} card decision{'s' * (few != 1)}: the others' choices make "
+                     "a few of the worlds far likelier than the rest (ess in --json; more --worlds spreads it)")
     forced = sum(line.forced for line in report.lines)
     if forced:
         lines.append(f"forced plays (one legal card, no decision): {forced}")

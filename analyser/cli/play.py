@@ -22,6 +22,12 @@ class Opponent(str, enum.Enum):
     heuristic = "heuristic"
 
 
+class Inference(str, enum.Enum):
+    none = "none"
+    bids = "bids"
+    full = "full"
+
+
 class CoachMode(str, enum.Enum):
     off = "off"
     mistakes = "mistakes"
@@ -44,7 +50,7 @@ def default_log() -> Path:
 
 
 SETTINGS = {"rules": "--rules", "players": "--players", "seat": "--seat", "opponent": "--opponent", "seed": "--seed",
-            "set_": "--set", "coach": "--coach"}
+            "set_": "--set", "coach": "--coach", "inference": "--inference"}
 
 
 def play(
@@ -65,6 +71,10 @@ def play(
     coach: Annotated[CoachMode, typer.Option(
         "--coach", help="After each of your bids and cards: mistakes (say what was better when analyse would flag "
                         "it an error or a blunder), all (a word on every decision) or off.")] = CoachMode.mistakes,
+    inference: Annotated[Inference, typer.Option(
+        "--inference", help="How the coach weighs the deals of the unseen cards when it judges a card: full (by how "
+                            "likely the others' bids and cards make each), bids (by the bids only) or none (every "
+                            "deal alike), as analyse --inference.")] = Inference.full,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on with the match left in the middle of a deal in --log: the same deal from where you "
                          "left it, the same score, seed, seat, opponent and coach (taken from the log).")] = False,
@@ -111,7 +121,8 @@ def play(
             typer.echo(f"Note: {path} ends with a match left in the middle of a deal (line {left}); this new match "
                        f"goes after it, and that one can then no longer be resumed. To go on with it instead: "
                        f"allfours play --resume --log {shlex.quote(str(path))}")
-        options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value)
+        options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value,
+                          inference=inference.value)
     read, interactive = answer_reader()
 
     colour = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")

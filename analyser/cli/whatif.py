@@ -33,6 +33,12 @@ class Measure(str, enum.Enum):
     points = "points"
 
 
+class Inference(str, enum.Enum):
+    none = "none"
+    bids = "bids"
+    full = "full"
+
+
 class WinBy(str, enum.Enum):
     auto = "auto"
     table = "table"
@@ -149,6 +155,10 @@ def whatif(
     worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000,
                                         help="--log, a card decision: worlds sampled (each solved with every hand "
                                              "open).")] = ANALYSE_WORLDS,
+    inference: Annotated[Inference, typer.Option(
+        "--inference", help="--log, a card decision: how the worlds are weighed: full (by how likely the others' "
+                            "bids and cards before it make each), bids (by the bids only) or none (every world "
+                            "alike).")] = Inference.full,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52,
                                            help="--log: refuse a card decision with more cards than this left in "
                                                 "the hands (above 24 the bounded search values the worlds the "
@@ -194,7 +204,7 @@ def whatif(
         if rules != Preset.trinidad or players is not None or set_:  # type: ignore[attr-defined]
             fail("a --log line carries its own rules: --rules, --players and --set go with --hand")
         from_log(log, line, event, seat, worlds, max_cards, policy, max_deals, stop_z, measure, win_by, equity_dir,
-                 plot, seed, threads, explain, force, json_out)
+                 plot, seed, threads, explain, force, json_out, inference.value)
         return
     if hand is None or turnup is None:
         fail("give --hand and --turnup (or a game log with --log)")
@@ -300,8 +310,10 @@ SEAT_WORDS = ("eldest", "dealer")
 
 def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: int, max_cards: int, policy: str,
              max_deals: int, stop_z: float, measure: Measure, win_by: WinBy, equity_dir: Path | None,
-             plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool) -> None:
-    """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`)."""
+             plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool,
+             inference: str = "full") -> None:
+    """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`); a card
+    decision's worlds weighed by the others' choices before it (`inference`)."""
     from ..analysis.play.analyse import bid_seed, situation
     from ..analysis.play.logcuts import BID_EVENTS, cut_line, line_decisions
     from ..referee import LogError
@@ -364,16 +376,18 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
     if plot is not None:
         fail("--plot is for a stand/beg or give/run decision")
     card_from_log(facts, facts.plays[-1].position, where, line, at, chosen, worlds, max_cards, policy, win_by,
-                  equity_dir, seed, threads, json_out, str(log))
+                  equity_dir, seed, threads, json_out, str(log), inference)
 
 
 def card_from_log(facts, position, where: str, line: int, at: int, chosen: str | None, worlds: int, max_cards: int,
                   policy: str, win_by: WinBy, equity_dir: Path | None, seed: int, threads: int | None,
-                  json_out: bool, file: str) -> None:
-    """whatif --log at a card decision: every legal card over sampled worlds, each solved open."""
+                  json_out: bool, file: str, inference: str = "full") -> None:
+    """whatif --log at a card decision: every legal card over sampled worlds, each solved open and weighed by the
+    others' choices before it (`inference`), as analyse judges it."""
     import numpy as np
 
-    from ..analysis.play.analyse import Thresholds, stream
+    from ..analysis.play.analyse import Thresholds, stream, weigh, weighing_words
+    from ..analysis.play.inference import weight_note
     from ..analysis.play.cardvalues import card_values, cards_left
     from ..analysis.stats import Z95
     from ..cards import card_name, cards_of, parse_card
@@ -391,6 +405,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     if rules.sides == 2:
         table, path = load_equity(rules, policy, equity_dir, threads)
     values = card_values(position, worlds, rng_state(stream(seed, line, at)), table)
+    values, model = weigh(values, facts, facts.plays[-1], inference)
     seat = position.seat
     hand = [card_name(c) for c in cards_of(int(np.uint64(position.state[PS_HAND + seat])))]
     eldest = (facts.dealer + 1) % rules.players
@@ -406,28 +421,32 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         item["loss_ci95"] = [loss.mean - Z95 * loss.se, loss.mean + Z95 * loss.se]
     out = {"kind": "card", "file": file, "line": line, "event": at, "seat": seat, "side": position.side,
            "position": position.describe(), "hand": hand, "cards_left": left, "score_eldest_first": score,
-           "worlds": worlds, "method": values.method, "cards": cards, "best": card_name(best),
+           "worlds": worlds, "method": values.method, "inference": inference, "ess": values.ess,
+           "model": None if model is None else model.to_json(), "cards": cards, "best": card_name(best),
            "equity_table": None if path is None else str(path),
            "win_prob": table is not None, "rules": rules.as_log_dict()}
     if chosen is not None:
         c = card_name(parse_card(chosen))
         out.update(chosen=c, loss=cards[c]["loss"], loss_ci95=cards[c]["loss_ci95"])
         verdict = Thresholds().verdict(out["loss"], tuple(out["loss_ci95"]))
-        out["analyse"] = {"worlds": worlds, "loss": out["loss"], "loss_ci95": out["loss_ci95"], "verdict": verdict}
+        out["analyse"] = {"worlds": worlds, "inference": inference, "loss": out["loss"], "loss_ci95": out["loss_ci95"],
+                          "verdict": verdict}
     if json_out:
         print_json(out)
         return
     whose = "its side's points minus the other side's" if rules.sides == 2 else (
         "its own points minus the other two players' together, both taken to play against it")
-    ranked = sorted(range(len(values.cards)), key=lambda j: -values.values[:, j].mean())
+    means = values.means()
+    ranked = sorted(range(len(values.cards)), key=lambda j: -means[j])
     lines = [f"{where}, event {at}: {position.describe()}; {left} cards left in the hands",
              f"seat {seat} holds {' '.join(hand)}; score as play started, from seat {seat}'s chair: "
              f"{score_words(rules, by_side, seat)} (to {rules.target})",
              f"Play {card_name(best)}: over {worlds} worlds consistent with what seat {seat} has seen, each solved "
-             f"with every hand open, it nets {values.ev(values.best_index).mean:+.2f} points this deal ({whose})"
+             f"with every hand open{'' if model is None else ', ' + weighing_words(inference)}, it nets {values.ev(values.best_index).mean:+.2f} points this deal ({whose})"
              + (f"; the next best, {values.names[ranked[1]]}, {values.ev(ranked[1]).mean:+.2f}" if len(ranked) > 1
                 else "") + ".",
              *([values.method_note()] if values.method == "bounded" else []),
+             *([few] if model is not None and (few := weight_note(values.ess, worlds)) else []),
              "",
              f"{'card':<6}{'net points':>10}  {'95% CI':<18}"
              + (f"{'P(win match)':>12}  {'95% CI':<16}" if table is not None else "")
@@ -448,10 +467,14 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         lo, hi = out["loss_ci95"]
         lines.append(f"the log plays {out['chosen']}: " + ("a card of best value" if out["loss"] == 0 else
                      f"it loses {out['loss']:+.3f} net points against {card_name(best)} (95% CI [{lo:+.3f}, "
-                     f"{hi:+.3f}])") + f"; analyse --worlds {worlds} (the same worlds) calls it: "
+                     f"{hi:+.3f}])") + f"; analyse --worlds {worlds}"
+                     + ("" if inference == "full" else f" --inference {inference}") + " (the same worlds) calls it: "
                      + (out["analyse"]["verdict"] or "not flagged"))
-    lines.append("worlds: deals of the cards seat {} has not seen, consistent with its voids and hand sizes; the "
-                 "losses are paired world by world".format(seat))
+    lines.append(f"worlds: deals of the cards seat {seat} has not seen, consistent with its voids and hand sizes, "
+                 f"{weighing_words(inference)}"
+                 + ("" if model is None else f" (read by {model.strategy} for the bids, the heuristic's preferences "
+                                             f"for the cards; they count as about {values.ess:.1f} worlds alike)")
+                 + "; the losses are paired world by world")
     if table is not None:
         lines.append(f"match-win chances: the score after the deal's points as perfect play shares them, read from "
                      f"the equity table {path} (perfect play maximises net points, so this is an approximation)")

@@ -6,7 +6,9 @@ A decision is judged where it was due: the line of the deal so far (a full log) 
 decision draws its deals or worlds from the same stream as ``allfours analyse LOG --seat S --seed N`` (the
 stream is keyed by the line and the event: ``analyse.stream``). The loss, its 95% CI and the flag are the
 analysis's; only the match-win chances are left out (no equity table is read), and they flag nothing. A play
-with one legal card is no decision, as in ``analyse``.
+with one legal card is no decision, as in ``analyse``. A card's worlds are weighed by the other players' bids and
+cards before it as ``analyse --inference`` weighs them (`inference`, default full: the same answer as ``analyse``
+with that option).
 
 What the coach says (`comment`): with ``mistakes`` (the default) only what the analysis flags as an error or
 a blunder (the lower end of the loss's 95% CI reaches the ``error`` threshold), with ``all`` every decision,
@@ -19,9 +21,10 @@ import dataclasses
 from typing import Any
 
 from ..analysis.play.analyse import (
-    Decision, Settings, Thresholds, analyse, judge_bid, judge_card, read_log, summary,
+    WEIGHED_BY, Decision, Settings, Thresholds, analyse, judge_bid, judge_card, read_log, summary,
 )
 from ..analysis.play.cardvalues import Buffers
+from ..analysis.play.inference import DEFAULT_INFERENCE
 from ..analysis.play.logcuts import Bid, line_decisions
 from ..cards import parse_card
 from ..gamelog import dumps
@@ -45,19 +48,23 @@ class Judged:
 
 class Coach:
     def __init__(self, rules: RuleSet, seat: int, seed: int, mode: str = "mistakes",
-                 thresholds: Thresholds = Thresholds()):
+                 thresholds: Thresholds = Thresholds(), inference: str = DEFAULT_INFERENCE):
         if mode not in COACH_MODES:
             raise ValueError(f"coach mode {mode!r}: one of {', '.join(COACH_MODES)}")
         self.rules = rules
         self.seat = seat
         self.mode = mode
-        self.settings = Settings(seed=seed, thresholds=thresholds, seats=frozenset([seat]))
+        self.settings = Settings(seed=seed, thresholds=thresholds, seats=frozenset([seat]), inference=inference)
         self.buffers = Buffers()
         self.bids: dict[tuple[int, int], Bid] = {}  # the bids judged, by (line, event): the table's word on them
 
     @property
     def thresholds(self) -> Thresholds:
         return self.settings.thresholds
+
+    @property
+    def inference(self) -> str:
+        return self.settings.inference
 
     def judge(self, line: dict[str, Any], number: int, chosen: str | int) -> Decision | None:
         """The decision due where `line` stops (line `number` of the log), made as `chosen` (a bid word or a
@@ -71,7 +78,7 @@ class Coach:
         if len(due.position.legal_cards()) < 2:
             return None
         play = dataclasses.replace(due, chosen=int(chosen))
-        return judge_card(number, play, self.settings, self.buffers, None)
+        return judge_card(number, play, self.settings, self.buffers, None, facts)
 
     def review(self, lines: list[tuple[int, dict[str, Any]]]) -> list[Decision]:
         """Every decision of the seat in `lines` (number, line), judged by ``analyse`` itself."""
@@ -115,6 +122,8 @@ def loss_words(d: Decision) -> str:
     assert d.loss is not None and d.loss_ci95 is not None
     lo, hi = d.loss_ci95
     over = f"{d.samples:,} deals of the unseen cards" if d.kind == "card" else f"{d.samples:,} deals played both ways"
+    if d.kind == "card" and d.inference in WEIGHED_BY:
+        over += f" weighed by how likely the others' {WEIGHED_BY[d.inference]} make them"
     return f"{d.loss:.2f} points (95% CI {lo:.2f} to {hi:.2f}, {over})"
 
 

@@ -38,6 +38,7 @@ from ..referee import referee_line
 from ..rules import RuleSet, RulesError, rules_from_log
 from ..vocabulary import BID_EVENTS
 from .answers import BIDS, bid_reader, card_reader, discard_reader, read_vote
+from ..analysis.play.inference import DEFAULT_INFERENCE, INFERENCES
 from .coach import COACH_MODES, Coach, Judged, review_text
 from .computer import OPPONENTS, Computer, Shoe, streams
 from .entry import Built, Entry, EntryError, append_line, build, check_appendable
@@ -59,6 +60,7 @@ class Options:
     opponent: str = "pimc"
     seed: int = 1
     coach: str = "mistakes"
+    inference: str = DEFAULT_INFERENCE  # how the coach weighs a card's worlds (analyse --inference)
 
 
 @dataclasses.dataclass
@@ -101,7 +103,8 @@ def open_resume(path: Path) -> tuple[Options, Resumed]:
     seat, deal, seed = r.get("seat"), r.get("deal"), r.get("seed")
     if not (isinstance(seat, int) and 0 <= seat < rules.players and isinstance(deal, int) and deal >= 1
             and isinstance(seed, int) and seed >= 0 and r.get("opponent") in OPPONENTS
-            and r.get("coach") in COACH_MODES and isinstance(r.get("streams"), dict)):
+            and r.get("coach") in COACH_MODES and isinstance(r.get("streams"), dict)
+            and r.get("inference", DEFAULT_INFERENCE) in INFERENCES):
         raise bad
     cards, choices = stream_of(r["streams"].get("cards")), stream_of(r["streams"].get("choices"))
     if cards is None or choices is None:
@@ -120,7 +123,8 @@ def open_resume(path: Path) -> tuple[Options, Resumed]:
     if line.get("score_before") != score:
         raise ResumeError(f"{path}: line {number} does not carry on the match's score: it cannot be resumed")
     referee_or_refuse(line, number, path, cut=True)
-    options = Options(rules, path, seat=seat, opponent=r["opponent"], seed=seed, coach=r["coach"])
+    options = Options(rules, path, seat=seat, opponent=r["opponent"], seed=seed, coach=r["coach"],
+                      inference=r.get("inference", DEFAULT_INFERENCE))
     return options, Resumed(log, deal, earlier, cards, choices)
 
 
@@ -161,7 +165,7 @@ class Game:
         deck_rng, choice_rng = streams(options.seed)
         self.shoe = Shoe(deck_rng)
         self.computer = Computer(self.rules, options.opponent, choice_rng, human=self.me)
-        self.coach = Coach(self.rules, self.me, options.seed, options.coach)
+        self.coach = Coach(self.rules, self.me, options.seed, options.coach, inference=options.inference)
         self.first_line = lines_in(self.log) + 1
         self.saved: list[tuple[int, dict[str, Any]]] = []  # (log line number, line) of each finished deal
         self.judged: list[Judged] = []
@@ -587,7 +591,8 @@ class Game:
 
     def analysis_command(self) -> str:
         """The command that writes the analysis of the log (your seat, the coach's seed) as a web page."""
-        return f"allfours analyse {self.log} --seat {self.me} --seed {self.o.seed} --out allfours-analysis"
+        weighed = "" if self.o.inference == DEFAULT_INFERENCE else f" --inference {self.o.inference}"
+        return f"allfours analyse {self.log} --seat {self.me} --seed {self.o.seed}{weighed} --out allfours-analysis"
 
     def keep_deal(self) -> None:
         """Leaving in the middle of a deal: the deal so far is kept as the log's last line, unfinished, with what
@@ -597,7 +602,7 @@ class Game:
             return
         cards, choices = self.line_streams
         resume = {"command": "play", "seat": self.me, "opponent": self.o.opponent, "seed": self.o.seed,
-                  "coach": self.o.coach, "deal": self.deal_no,
+                  "coach": self.o.coach, "inference": self.o.inference, "deal": self.deal_no,
                   "streams": {"cards": stream_text(cards), "choices": stream_text(choices)}}
         line = unfinished_line(self.current, resume, [obj for _, obj in self.saved])
         number = self.line_number

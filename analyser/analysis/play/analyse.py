@@ -13,7 +13,11 @@ line as ``replay`` does), from the decider's point of view, with only what it co
   heuristic's play down to 24 cards, the solver after); such a decision says so
   (``method``: ``exact`` or ``bounded``, and a note). Positions with more than
   ``max_cards`` cards left (default 52: none) are not analysed, and the output says
-  so. A play with one legal card is no decision (counted as forced).
+  so. A play with one legal card is no decision (counted as forced). With ``inference`` ``full`` (the
+  default) or ``bids``, each world is weighed by how likely the other players' bids (and cards) make it
+  (``inference.py``: the evidence of the decision is what was bid and played before it, ``evidence_of_line``);
+  the means, the loss and its CI are then the weighted ones (self-normalised importance sampling), and
+  ``ess`` says on how many worlds the answer effectively rests. ``none``: every world alike.
 * **bids** (stand/beg, give/run): the what-if's paired rollouts (``whatif.py``) from that
   exact position: the decider's hand, the turn-up, the score, its role, ``bid_deals``
   deals with both options on each deal, every other decision by ``policy``. The loss
@@ -71,6 +75,9 @@ from ...referee import LogError
 from ...rules import RuleSet
 from .. import AnalysisError
 from .cardvalues import BOUNDED, EXACT, Budget, Buffers, CardValues, card_values, cards_left
+from .inference import (
+    DEFAULT_INFERENCE, INFERENCES, Model, evidence_of_line, log_weights, model_for, normalised, weight_note,
+)
 from ..defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from ..bidding.equity import EquityTable
 from .logcuts import Bid, LineDecisions, Play, line_decisions
@@ -84,6 +91,7 @@ CLOSE = "too close to call"   # a loss reaching `doubtful` on average, but not a
 KINDS = ("bid", "card")
 LUCK_NODES = 10_000_000  # the luck's one open solve at the first lead: exact within this many nodes, else bounded
 POINT_WHY = ("high", "low", "jack", "hang-jack", "game")
+WEIGHED_BY = {"bids": "bids", "full": "bids and cards"}  # what a weighed world was weighed by, in words
 DEAL_WHY = ("kick", "gift", "jack-bonus")
 
 
@@ -139,6 +147,11 @@ class Settings:
     threads: int | None = None
     seats: frozenset[int] | None = None   # only these seats' decisions (None: all)
     sides: frozenset[int] | None = None   # only these sides' decisions
+    inference: str = DEFAULT_INFERENCE    # card decisions' worlds weighed by the others' choices: none, bids, full
+
+    def __post_init__(self) -> None:
+        if self.inference not in INFERENCES:
+            raise AnalysisError(f"inference must be one of {', '.join(INFERENCES)}, not {self.inference!r}")
 
     def wanted(self, rules: RuleSet, seat: int) -> bool:
         if self.seats is not None and seat not in self.seats:
@@ -152,7 +165,15 @@ class Settings:
                 "thresholds": dataclasses.asdict(self.thresholds),
                 "flag_rule": "the lower end of the loss's 95% CI reaches the threshold",
                 "seats": sorted(self.seats) if self.seats is not None else None,
-                "sides": sorted(self.sides) if self.sides is not None else None}
+                "sides": sorted(self.sides) if self.sides is not None else None,
+                "inference": self.inference}
+
+
+def weighing_words(inference: str) -> str:
+    """How the worlds of a card decision count, in a phrase: alike, or weighed by the others' choices."""
+    if inference == "none":
+        return "every world alike (the others' bids and cards not read)"
+    return f"each world weighed by how likely the others' {WEIGHED_BY[inference]} make it"
 
 
 @dataclasses.dataclass
@@ -177,6 +198,9 @@ class Decision:
     trick: int | None = None  # card decisions: 1-based trick number
     close: bool = False       # too close to call: the mean loss reaches `doubtful`, its CI's lower end does not
     method: str | None = None  # card decisions: EXACT (every world solved) or BOUNDED (cardvalues.py)
+    ess: float | None = None   # card decisions: the effective number of worlds (all of them when not weighed)
+    model: str | None = None   # card decisions weighed by the others' choices: the strategy their bids are read by
+    inference: str | None = None  # card decisions: how the worlds were weighed (none, bids, full)
 
     @property
     def analysed(self) -> bool:
@@ -187,13 +211,19 @@ class Decision:
         """The flag, "too close to call", or None."""
         return self.flag or (CLOSE if self.close else None)
 
+    @property
+    def few_worlds(self) -> bool:
+        """A card decision whose weighed worlds rest on few of them (``inference.weight_note``)."""
+        return self.model is not None and self.ess is not None and weight_note(self.ess, self.samples) is not None
+
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "event": self.event, "seat": self.seat, "side": self.side, "kind": self.kind,
                 "chosen": self.chosen, "best": self.best, "loss": self.loss,
                 "loss_ci95": list(self.loss_ci95) if self.loss_ci95 else None, "flag": self.flag,
                 "too_close": self.close,
                 "analysed": self.analysed, "where": self.where, "trick": self.trick, "samples": self.samples,
-                "win_loss": self.win_loss, "options": self.options, "note": self.note, "method": self.method}
+                "win_loss": self.win_loss, "options": self.options, "note": self.note, "method": self.method,
+                "inference": self.inference, "ess": self.ess, "model": self.model}
 
 
 @dataclasses.dataclass
@@ -434,7 +464,9 @@ def bid_seed(seed: int, line: int, event: int) -> int:
 
 
 def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
-               equity: EquityTable | None) -> Decision:
+               equity: EquityTable | None, facts: LineDecisions | None = None) -> Decision:
+    """The card decision `play` judged over `settings.worlds` worlds from its own stream, weighed by the others'
+    choices before it (`settings.inference`; `facts`: the refereed line the play is in, needed unless none)."""
     position = play.position
     rules = position.rules
     seat = position.seat
@@ -450,18 +482,52 @@ def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
                              f"{settings.max_cards}")
     rng = rng_state(stream(settings.seed, line, play.event))
     values = card_values(position, settings.worlds, rng, equity, buffers, settings.budget)
-    return card_decision(base, values, play.chosen, settings.thresholds)
+    values, model = weigh(values, facts, play, settings.inference)
+    return card_decision({**base, "inference": settings.inference}, values, play.chosen, settings.thresholds, model)
 
 
-def card_decision(base: dict[str, Any], values: CardValues, chosen: int, thresholds: Thresholds) -> Decision:
+_MODELS: dict[tuple[RuleSet, tuple[int, int] | None], Model] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def model_of(rules: RuleSet, score: tuple[int, int] | None) -> Model:
+    """``inference.model_for`` (the shipped strategy, at the deal's score), read once per rules and score."""
+    key = (rules, score)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            _MODELS[key] = model_for(rules, score=score)
+        return _MODELS[key]
+
+
+def weigh(values: CardValues, facts: LineDecisions | None, play: Play, inference: str
+          ) -> tuple[CardValues, Model | None]:
+    """The values of a card decision with each world weighed by how likely the others' choices before it make
+    it (`inference` bids or full; unchanged for none), and the model that weighed them."""
+    if inference == "none":
+        return values, None
+    if facts is None or values.hands is None:
+        raise ValueError("weighing a card decision's worlds needs its line's decisions")
+    k = next(i for i, p in enumerate(facts.plays) if p.event == play.event)
+    evidence, score = evidence_of_line(facts, k)
+    model = model_of(facts.rules, score)
+    logw = log_weights(facts.rules, play.position.state, play.seat, values.hands, model, inference, evidence)
+    return values.weighted(normalised(logw)), model
+
+
+def card_decision(base: dict[str, Any], values: CardValues, chosen: int, thresholds: Thresholds,
+                  model: Model | None = None) -> Decision:
     loss = values.loss(chosen)
     wl = values.win_loss(chosen)
     ci = _ci(loss)
-    note = values.method_note() if values.method == BOUNDED else None
+    notes = [values.method_note()] if values.method == BOUNDED else []
+    if values.weights is not None:
+        few = weight_note(values.ess, values.values.shape[0])
+        notes += [few] if few else []
     return Decision(**base, best=card_name(values.best), loss=loss.mean, loss_ci95=ci,
                     flag=thresholds.flag(loss.mean, ci), options=values.to_json(), samples=values.values.shape[0],
                     win_loss=None if wl is None else wl.mean, close=thresholds.close(loss.mean, ci),
-                    note=note, method=values.method)
+                    note="; ".join(notes) or None, method=values.method, ess=values.ess,
+                    model=None if model is None else model.strategy)
 
 
 def _ci(est: Estimate) -> tuple[float, float]:
@@ -655,8 +721,8 @@ def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
             local.buffers = Buffers()
         return local.buffers
 
-    def card(number: int, d: Play, table: EquityTable | None) -> Decision:
-        return judge_card(number, d, settings, buffers(), table)
+    def card(p: ParsedLine, d: Play, table: EquityTable | None) -> Decision:
+        return judge_card(p.number, d, settings, buffers(), table, p.facts)
 
     def luck(p: ParsedLine) -> Luck:
         if p.view is not None and not p.view.whole:
@@ -673,7 +739,7 @@ def analyse(parsed: list[ParsedLine], settings: Settings, file: str = "",
         for p, table in zip(parsed, tables):
             for d in p.facts.decisions:
                 if isinstance(d, Play) and p.judged(settings, d) and len(d.position.legal_cards()) > 1:
-                    cards[(p.number, d.event)] = pool.submit(card, p.number, d, table)
+                    cards[(p.number, d.event)] = pool.submit(card, p, d, table)
             lucks.append(pool.submit(luck, p))
         reports = []
         for p, match, table, luck_future in zip(parsed, matches, tables, lucks):

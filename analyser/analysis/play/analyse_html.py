@@ -23,7 +23,7 @@ from ...cards import SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, pa
 from ...engine.layout import PS_LED, PS_LEADER, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_NO, PS_TRUMP
 from ...solve import Position
 from ...referee.reading import HIDDEN
-from .analyse import CLOSE, FLAGS, Decision, LineReport, Report, view_words
+from .analyse import CLOSE, FLAGS, WEIGHED_BY, Decision, LineReport, Report, view_words, weighing_words
 from .logcuts import BID_EVENTS
 
 CSS = """
@@ -192,7 +192,12 @@ def decision_html(d: Decision, win: bool, position: Position | None = None, doub
         if win:
             row += f"<td>{percent(o.get('win_prob'))}</td>"
         out.append(row + f'<td class="l">{esc(mark)}</td></tr>')
-    out.append(f"</table><p class=\"note\">judged on {plural(d.samples, unit)}"
+    weighed = ""
+    if d.kind == "card" and d.inference in WEIGHED_BY and d.ess is not None:
+        weighed = f", weighed by how likely the others' {WEIGHED_BY[d.inference]} make each"
+        if not d.few_worlds:  # else the note says on how many the answer rests
+            weighed += f" (worth about {plural(round(d.ess), 'world')} alike)"
+    out.append(f"</table><p class=\"note\">judged on {plural(d.samples, unit)}{esc(weighed)}"
                + (f"; {esc(d.note)}" if d.note else "") + "</p></section>")
     return "\n".join(out)
 
@@ -279,7 +284,8 @@ def page(report: Report) -> str:
             f"<p>{plural(len(report.lines), 'deal')}, {plural(report.matches, 'match', 'matches')}; "
             f"{esc(first.preset)} rules, {first.players} players.</p>",
             f"<p>Card decisions: each legal card valued on {plural(s.worlds, 'world')} (deals of the cards the player "
-            "had not seen, consistent with what it had seen), each solved with every hand open. Bids (stand or beg, "
+            f"had not seen, consistent with what it had seen), each solved with every hand open, "
+            f"{esc(weighing_words(s.inference))}. Bids (stand or beg, "
             f"give one or run): {plural(s.bid_deals, 'paired deal')} of the what-if, the rest played by the "
             f"{esc(s.policy)} policy; <code>allfours whatif --log</code> at the same line and event, with the same "
             "seed, plays these same deals first. A loss is what the choice made gives up against the best choice, in "

@@ -41,11 +41,12 @@ from ...rules import RuleSet
 INFERENCES = ("none", "bids", "full")
 LEVELS = {"bids": LEVEL_BIDS, "full": LEVEL_FULL}
 DEFAULT_INFERENCE = "full"
-# The model's grades, fitted by likelihood (scripts/fit_inference.py, docs/search.md): cards on pimc's card
-# play (trinidad 4 players), bids on the shipped strategy's (best-response) bids.
-TEMPERATURE = 0.7
-CARD_FLOOR = 0.05
-BID_FLOOR = 0.05
+# The model's grades, fitted by likelihood (scripts/fit_inference.py, results/inference/fit.json, docs/search.md):
+# cards on pimc's card play (trinidad 4 players; T 0.383, 95% CI 0.32-0.44; floor 0.550, 0.53-0.57), bids on the
+# shipped strategy's (best-response) bids judged by the equilibrium (floor 0.0454, 0.040-0.051).
+TEMPERATURE = 0.38
+CARD_FLOOR = 0.55
+BID_FLOOR = 0.045
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 FEW_WORLDS = 30.0  # an effective sample size below this is said in the answer: few deals carry it
 

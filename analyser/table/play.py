@@ -224,7 +224,7 @@ class Game:
     def hint_for(self, built: Built) -> Callable[[], None]:
         def show_hint() -> None:
             try:
-                self.say(hint_text(built.line, self.me, self.o.seed))
+                self.say(hint_text(built.line, self.me, self.o.seed, self.o.inference))
             except AllFoursError as err:
                 self.say(f"  no hint: {err}")
         return show_hint

@@ -194,16 +194,20 @@ class CardValues:
 
 def _estimate(x: np.ndarray, exact: bool = False, weights: np.ndarray | None = None) -> Estimate:
     """A mean with its standard error; one value (the true position), or the mean over every consistent deal,
-    is exact. With `weights` (summing to 1) the weighted mean, and for sampled rows the self-normalised
-    importance-sampling error sqrt(sum w^2 (x - mean)^2), scaled by sqrt(n / (n - 1)) so that equal weights give
-    the unweighted standard error; n is then the effective number of rows."""
+    is exact. With `weights` (summing to 1) the weighted mean, and for sampled rows the standard error
+    sqrt(sum w (x - mean)^2 / (ess - 1)), ess = 1 / sum w^2 the effective number of rows (equal weights give the
+    unweighted standard error; it widens as fewer rows carry the weight, where the importance-sampling error
+    sqrt(sum w^2 (x - mean)^2) would shrink to nothing). Below two effective rows the spread of every row, unweighted,
+    stands for the error: one deal carries the answer."""
     if weights is not None:
         mean = float(weights @ x)
         ess = float(1.0 / (weights ** 2).sum())
         if exact or x.shape[0] == 1:
             return Estimate(mean, 0.0, int(x.shape[0]))
-        n = x.shape[0]
-        se = math.sqrt(float((weights ** 2) @ ((x - mean) ** 2)) * n / (n - 1))
+        if ess >= 2.0:
+            se = math.sqrt(float(weights @ ((x - mean) ** 2)) / (ess - 1.0))
+        else:
+            se = float(x.std(ddof=1))
         return Estimate(mean, se, max(1, int(round(ess))))
     if exact or x.shape[0] == 1:
         return Estimate(float(x.mean()), 0.0, int(x.shape[0]))

@@ -1,6 +1,6 @@
 """Fit the model of the other players (engine/inference.py) by likelihood, on play it did not generate.
 
-    python scripts/fit_inference.py [--pimc-deals 1200] [--bid-deals 10000] [--seed 61000] [--logs runs/inference]
+    python scripts/fit_inference.py [--pimc-deals 600] [--bid-deals 10000] [--seed 61000] [--logs runs/inference]
                                     [--bootstrap 1000] [--out results/inference/fit.json]
 
 * **Cards** (temperature T and card_floor): every card decision with at least 2 legal cards in logs of ``pimc``
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from analyser.analysis.play.inference import BID_FLOOR, CARD_FLOOR, TEMPERATURE, Model, model_for
+from analyser.analysis.play.inference import Model, model_for
 from analyser.analysis.play.logcuts import line_decisions
 from analyser.engine.bits import popcount, rng_state
 from analyser.engine.inference import beg_probability, give_probability, preference_rank
@@ -42,6 +42,7 @@ from analyser.rules import RuleSet, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY = "results/trinidad-4p/strategy"
+BEFORE = {"temperature": 0.7, "card_floor": 0.05, "bid_floor": 0.05}  # the model's grades before they were fitted
 SOURCES = {  # a log source: the policy at every seat
     "pimc": f"pimc:tables={STRATEGY}",
     "tuned": f"tuned:{STRATEGY}",
@@ -239,6 +240,19 @@ def bootstrap_bids(deal: np.ndarray, probs: np.ndarray, resamples: int, seed: in
     return out
 
 
+def by_n(data: np.ndarray, temperature: float, floor: float) -> list[dict[str, Any]]:
+    """For each number n of legal cards: the decisions, and the share that chose the heuristic's card and its
+    second, observed and under the fitted model."""
+    out = []
+    for n in np.unique(data[:, 2]):
+        ranks = data[data[:, 2] == n, 1]
+        model = card_probability(np.array([0, 1]), np.array([n, n]), temperature, floor)
+        out.append({"n": int(n), "decisions": int(len(ranks)), "rank0_observed": float((ranks == 0).mean()),
+                    "rank0_model": float(model[0]), "rank1_observed": float((ranks == 1).mean()),
+                    "rank1_model": float(model[1])})
+    return out
+
+
 def interval(values: np.ndarray) -> list[float]:
     return [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
 
@@ -248,7 +262,7 @@ def interval(values: np.ndarray) -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pimc-deals", type=int, default=1200, help="deals of pimc card play (default 1200)")
+    ap.add_argument("--pimc-deals", type=int, default=600, help="deals of pimc card play (default 600)")
     ap.add_argument("--bid-deals", type=int, default=10000, help="deals of the shipped strategy's bids (default 10000)")
     ap.add_argument("--seed", type=int, default=61000, help="seed of the first chunk of logs and of the bootstrap")
     ap.add_argument("--logs", type=Path, default=ROOT / "runs" / "inference", help="where the logs are kept")
@@ -264,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     pimc = cached_logs("pimc", args.pimc_deals, args.seed, args.logs, args.chunk)
     data = card_ranks(log_lines(pimc, args.pimc_deals), model)
     counts = card_counts(data)
-    t, f, nll = fit_cards(counts, (TEMPERATURE, CARD_FLOOR))
+    t, f, nll = fit_cards(counts, (BEFORE["temperature"], BEFORE["card_floor"]))
     boot = bootstrap_cards(data, args.bootstrap, args.seed, (t, f)) if args.bootstrap else np.zeros((0, 2))
     decisions = len(data)
     cards: dict[str, Any] = {
@@ -273,10 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         "temperature_ci95": interval(boot[:, 0]) if len(boot) else None,
         "card_floor_ci95": interval(boot[:, 1]) if len(boot) else None,
         "nll_per_decision": nll / decisions,
-        "nll_per_decision_provisional": card_nll(counts, TEMPERATURE, CARD_FLOOR) / decisions,
+        "nll_per_decision_before": card_nll(counts, BEFORE["temperature"], BEFORE["card_floor"]) / decisions,
         "nll_per_decision_uniform": card_nll(counts, 1.0, 1.0) / decisions,
         "heuristic_card_share": float((data[:, 1] == 0).mean()),
         "rank_share": {str(r): float((data[:, 1] == r).mean()) for r in range(int(data[:, 1].max()) + 1)},
+        "by_n": by_n(data, t, f),
     }
 
     tuned = cached_logs("tuned", args.bid_deals, args.seed, args.logs, args.chunk)
@@ -288,12 +303,12 @@ def main(argv: list[str] | None = None) -> int:
         "deals": args.bid_deals, "bids": len(probs), "eldest": int((rows[:, 1] == 0).sum()),
         "dealer": int((rows[:, 1] == 1).sum()), "bid_floor": bf,
         "bid_floor_ci95": interval(bboot) if len(bboot) else None,
-        "nll_per_bid": bnll / len(probs), "nll_per_bid_provisional": bid_nll(probs, BID_FLOOR) / len(probs),
+        "nll_per_bid": bnll / len(probs), "nll_per_bid_before": bid_nll(probs, BEFORE["bid_floor"]) / len(probs),
         "nll_per_bid_uniform": bid_nll(probs, 1.0) / len(probs),
         "model_says_never": int((probs == 0).sum()), "model_mixed": int(((probs > 0) & (probs < 1)).sum()),
     }
     command = "python scripts/fit_inference.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    doc = {"command": command.strip(), "seed": args.seed, "bootstrap": args.bootstrap,
+    doc = {"command": command.strip(), "seed": args.seed, "bootstrap": args.bootstrap, "before": BEFORE,
            "rules": "trinidad, 4 players", "cards": cards, "bids": bids}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
@@ -304,11 +319,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cards: {decisions:,} decisions with 2+ legal cards, {args.pimc_deals:,} deals of {SOURCES['pimc']}")
     print(f"  temperature {t:.3f}{ci(cards['temperature_ci95'], '.3f')}")
     print(f"  card_floor  {f:.4f}{ci(cards['card_floor_ci95'], '.4f')}")
-    print(f"  nats a decision: fitted {cards['nll_per_decision']:.4f}, provisional "
-          f"{cards['nll_per_decision_provisional']:.4f}, every legal card alike {cards['nll_per_decision_uniform']:.4f}")
+    print(f"  nats a decision: fitted {cards['nll_per_decision']:.4f}, before the fit (T 0.7, floor 0.05) "
+          f"{cards['nll_per_decision_before']:.4f}, every legal card alike {cards['nll_per_decision_uniform']:.4f}")
+    print("  legal cards  decisions  heuristic's card: observed / model   its second: observed / model")
+    for row in cards["by_n"]:
+        print(f"  {row['n']:>11}  {row['decisions']:>9,}  {row['rank0_observed']:>24.3f} / {row['rank0_model']:.3f}"
+              f"  {row['rank1_observed']:>19.3f} / {row['rank1_model']:.3f}")
     print(f"bids: {len(probs):,} bids, {args.bid_deals:,} deals of {SOURCES['tuned']}")
     print(f"  bid_floor   {bf:.4f}{ci(bids['bid_floor_ci95'], '.4f')}")
-    print(f"  nats a bid: fitted {bids['nll_per_bid']:.4f}, provisional {bids['nll_per_bid_provisional']:.4f}, "
+    print(f"  nats a bid: fitted {bids['nll_per_bid']:.4f}, before the fit (0.05) {bids['nll_per_bid_before']:.4f}, "
           f"either alike {bids['nll_per_bid_uniform']:.4f}")
     print(f"wrote {args.out}")
     return 0

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..analysis.bidding.advice import BOOTSTRAP_DRAWS, GIVE_STRENGTH
+from ..analysis.bidding.advice import BOOTSTRAP_DRAWS, GIVE_STRENGTH, SHARE_CI_PLAIN, SHARE_CI_WORDS
 from ..analysis.stats import percent
 from ..rules import RuleSet
 from .document import Document, splice_section_end, splice_sections
@@ -30,7 +30,8 @@ EQUILIBRIUM_HEADING = "The published advice against the equilibrium"  # the end 
 EQUILIBRIUM_BEFORE = "The eldest's two claims of "
 SaveTable = Callable[[pd.DataFrame, Path, str], str]
 
-# The check's words for how it draws a 95% CI, and the same said so that a player can follow it.
+# The check's words for how it drew a share's 95% CI before (reports of before keep them), and the same said so
+# that a player can follow it; the check's words now: SHARE_CI_WORDS, SHARE_CI_PLAIN.
 BOOTSTRAP_WORDS = "CI by parametric bootstrap over the sub-class estimates"
 BOOTSTRAP_PLAIN = (f"95% CI: the share worked out again {BOOTSTRAP_DRAWS:,} times, each time with every sub-class's "
                    "mean redrawn within its standard error and the sub-classes' deal counts redrawn, the middle 95% "
@@ -116,7 +117,7 @@ def bullet(claim: dict[str, Any], equilibrium: bool = False) -> str:
 
 def plain_test(test: str) -> str:
     """How a claim is tested, with the check's shorthand for its CI spelled out."""
-    return test.replace(BOOTSTRAP_WORDS, BOOTSTRAP_PLAIN)
+    return test.replace(BOOTSTRAP_WORDS, BOOTSTRAP_PLAIN).replace(SHARE_CI_WORDS, SHARE_CI_PLAIN)
 
 
 def advice_view(claims: list[dict[str, Any]]) -> pd.DataFrame:

@@ -12,14 +12,12 @@ together (with 3 players the eldest against both opponents), first kick excluded
    is better is a question about each hand, so the eldest's hands without trump (T0)
    are split into 108 sub-classes by their side suits (``decisions.side_subclass``:
    the longest side suit's length 2/3/4/5+ and top card A / K-Q / J or lower, tens
-   0/1/2+, A-K-Q-J Game points 0-3/4-7/8+). Estimate: the share of T0 hands (weighted
-   by frequency) in sub-classes whose mean beg - stand is positive. CI: parametric
-   bootstrap: each draw takes every sub-class's mean from N(mean, SE^2) and the
-   sub-class weights from a multinomial with the observed frequencies, and the 2.5%
-   and 97.5% quantiles of the share are the interval. (A sub-class is treated as one
-   hand: the share is of hands in sub-classes where begging pays on average; hands
-   within a sub-class still differ.) Verdict: supported if the CI lies inside
-   [70%, 80%], contradicted if it lies wholly outside, else inconclusive.
+   0/1/2+, A-K-Q-J Game points 0-3/4-7/8+). The reading: the share of T0 hands
+   (weighted by frequency) in sub-classes whose true mean beg - stand is positive
+   (``share_positive``, below). (A sub-class is treated as one hand: the share is of
+   hands in sub-classes where begging pays on average; hands within a sub-class still
+   differ.) Verdict: supported if the CI lies inside [70%, 80%], contradicted if it
+   lies wholly outside, else inconclusive.
 2. "Beg when missing the ace or the jack of trump": the eldest's hands holding trump
    but not both the ace and the jack of trump; the pooled mean beg - stand with its
    CI: supported if the CI is above 0, contradicted if below, else inconclusive.
@@ -31,7 +29,33 @@ together (with 3 players the eldest against both opponents), first kick excluded
    facing a beg with trump strength >= 3 (trumps held, the ace and the jack of trump
    counting twice: the heuristic's GIVE_STRONG threshold); the pooled mean
    give - run, verdict by its sign; for "often", also the share of such hands (by hand
-   class and strong-side flag) where giving is better, with a bootstrap CI as in 1.
+   class and strong-side flag) where giving is better, read as in 1 (claims 2 and 3 give
+   theirs too: ``SHARE_READINGS``).
+
+The shares of hands (``share_positive``). Counting the classes whose *observed* mean is
+positive is biased towards the middle when classes hold few deals: a class whose true
+mean is clearly positive shows a negative mean in a fair share of small samples, and a
+parametric bootstrap of the observed means (what this check did before) adds the same
+bias again instead of undoing it. At 20,000 deals, trinidad with 4 players, claim 1 read
+0.86-0.94 with intervals that never reached the 2,000,000-deal share 0.998, on one seed
+with the estimate outside its own interval. Now the class means are read through a
+normal hierarchical model (empirical Bayes made fully Bayesian over its two
+hyperparameters): each class's true mean is drawn from N(x.beta, tau^2), its observed
+mean from N(true mean, SE^2), with flat priors on beta and tau; the posterior is drawn
+exactly (tau on a grid weighed by its marginal likelihood, beta given tau, each true
+mean given both: a class of few deals leans towards what the others say, a class of
+many keeps its own mean). x is a one for claim 1's side sub-classes (all without trump,
+one common mean) and, for the hand classes of claims 2-4, also the trumps held, the
+ace, jack and low-trump flags and the dealer's strong-side flag (``class_covariates``:
+there the means follow the trumps, and the strong-trump classes, few deals each, would
+otherwise lean towards the weak-trump ones). Each of BOOTSTRAP_DRAWS draws takes the
+true means from that posterior and the class weights from a multinomial with the
+observed frequencies; the interval is the 2.5% and 97.5% quantiles of the drawn shares,
+the estimate their median at the observed weights, kept inside the interval. A class's
+SE uses its own variance pooled with the rows' within-class variance as if that were
+SE_PRIOR_DEALS deals more (two deals can show a variance of 0). Coverage is checked by
+``scripts/share_coverage.py`` (the table: docs/findings.md, "How far the share readings
+can be trusted").
 
 Equilibrium readings of claims 1 and 2 (``equilibrium_claims``; ``--no-equilibrium`` skips
 them). The bidding game's equilibrium (``analysis.equilibrium``: the payoff tensor of
@@ -78,7 +102,7 @@ from ..defaults import ADVICE_DEALS, ADVICE_METHODS
 from ...engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
 )
-from ...engine.evaluator import CLASS_ACE, CLASS_JACK, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
+from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
 from ...executor import Executor, LocalExecutor
 from ...policy import PolicyError, seat_policies
 from ...rules import RuleSet
@@ -89,6 +113,15 @@ from ...vocabulary import DEALER, ELDEST, ROLE
 
 DEFAULT_DEALS = ADVICE_DEALS
 BOOTSTRAP_DRAWS = 4000
+TAU_GRID = 400           # values of the between-class spread tried by share_positive
+TAU_SPAN = 2.0           # ... from 0 to this times the spread of the class means (plus the largest SE)
+SE_PRIOR_DEALS = 10      # a class's variance pooled with the rows' as if this many deals more
+# How a share's CI is drawn, in the check's words and in a player's (the report spells out the first as the second).
+SHARE_CI_WORDS = "CI from a hierarchical model of the sub-class means"
+SHARE_CI_PLAIN = (f"95% CI: the share worked out {BOOTSTRAP_DRAWS:,} times, each time with every sub-class's true "
+                  "mean drawn from what its own deals and all the sub-classes' deals together say about it (a "
+                  "sub-class of few deals leans towards the others) and the sub-classes' deal counts redrawn, the "
+                  "middle 95% of those shares")
 ADVICE_STREAM = 1000
 BEG_SHARE_CLAIMED = (0.70, 0.80)
 GIVE_STRENGTH = 3
@@ -113,10 +146,69 @@ def pooled(sums: np.ndarray, rows: list[int], sign: float = 1.0) -> tuple[float,
     return sign * mean, math.sqrt(max(var, 0.0) / n), n
 
 
+def design(covariates: np.ndarray | None, k: int) -> np.ndarray:
+    """The hierarchical model's design matrix: a column of ones and the covariates (standardised), leaving out
+    constant columns and columns that add nothing, and all of them where the classes are too few to fit them."""
+    columns = [np.ones(k)]
+    if covariates is not None:
+        for x in np.asarray(covariates, dtype=np.float64).reshape(k, -1).T:
+            if x.std() == 0:
+                continue
+            trial = np.column_stack([*columns, (x - x.mean()) / x.std()])
+            if np.linalg.matrix_rank(trial) == trial.shape[1] and k >= trial.shape[1] + 3:
+                columns = list(trial.T)
+    return np.column_stack(columns)
+
+
+def hierarchical_draws(means: np.ndarray, ses: np.ndarray, draws: int, rng: np.random.Generator,
+                       covariates: np.ndarray | None = None) -> np.ndarray:
+    """Draws (draws x classes) of the classes' true means from the posterior of the normal hierarchical model
+    mean_k ~ N(true_k, se_k^2), true_k ~ N(x_k . beta, tau^2) with x_k a one and the class's `covariates`
+    (classes x covariates; none: a common mean), flat priors on beta and on tau: tau from a grid of TAU_GRID
+    values from 0 to TAU_SPAN times the spread of the means, weighed by its marginal likelihood; beta given tau
+    normal; each true_k given beta and tau normal (Gelman et al., Bayesian Data Analysis, 5.4 and 15).
+
+    >>> rng = np.random.default_rng(0)
+    >>> d = hierarchical_draws(np.array([1.0, 1.2, 0.8, -5.0]), np.array([0.1, 0.1, 0.1, 50.0]), 2000, rng)
+    >>> bool((d[:, 3] > 0).mean() > 0.9), bool(abs(np.median(d[:, 0]) - 1.0) < 0.1)
+    (True, True)
+    """
+    k = len(means)
+    x = design(covariates, k)
+    p = x.shape[1]
+    v = ses * ses
+    spread = float(means.max() - means.min()) if k > 1 else 0.0
+    tau = np.linspace(0.0, TAU_SPAN * spread + float(ses.max()), TAU_GRID)
+    w = 1.0 / (v[None, :] + tau[:, None] ** 2)                            # (grid, classes)
+    info = np.einsum("gk,ki,kj->gij", w, x, x)                            # X'WX per tau
+    beta_hat = np.linalg.solve(info, np.einsum("gk,ki,k->gi", w, x, means)[:, :, None])[:, :, 0]
+    resid = means[None, :] - beta_hat @ x.T
+    log_p = (-0.5 * np.linalg.slogdet(info)[1] + 0.5 * np.log(w).sum(axis=1) - 0.5 * (w * resid ** 2).sum(axis=1))
+    weight = np.exp(log_p - log_p.max())
+    pick = rng.choice(TAU_GRID, size=draws, p=weight / weight.sum())
+    chol = np.linalg.cholesky(np.linalg.inv(info))[pick]                  # (draws, p, p)
+    beta = beta_hat[pick] + (chol @ rng.standard_normal((draws, p, 1)))[:, :, 0]
+    prior = beta @ x.T                                                    # (draws, classes)
+    t2 = (tau[pick] ** 2)[:, None]
+    shrink = t2 / (t2 + v[None, :])                                       # weight of the class's own mean
+    centre = prior + shrink * (means[None, :] - prior)
+    return centre + np.sqrt(shrink * v[None, :]) * rng.standard_normal((draws, k))
+
+
 def share_positive(means: np.ndarray, ses: np.ndarray, counts: np.ndarray, rng: np.random.Generator,
-                   draws: int = BOOTSTRAP_DRAWS) -> tuple[float, tuple[float, float]]:
-    """Share of the deals (weights `counts`) in classes with a positive mean, and its 95% CI by a
-    parametric bootstrap (means ~ N(mean, se^2), weights ~ multinomial(counts)).
+                   draws: int = BOOTSTRAP_DRAWS,
+                   covariates: np.ndarray | None = None) -> tuple[float, tuple[float, float]]:
+    """Share of the deals (weights `counts`) in classes whose true mean is positive, and its 95% interval.
+
+    Each draw takes the classes' true means from the hierarchical model of ``hierarchical_draws`` (each class's
+    mean pulled towards the common mean as far as its standard error says it should be) and the classes' weights
+    from a multinomial with the observed frequencies; the 2.5% and 97.5% quantiles of the drawn shares are the
+    interval. The estimate is the median of the drawn shares at the observed weights, kept inside the interval
+    (it lies there anyway but for the rarest draws). Counting the classes whose *observed* mean is positive
+    instead is biased towards the middle when classes hold few deals (a class whose true mean is clearly
+    positive shows a negative mean in a fair share of small samples), and redrawing each observed mean within
+    its standard error adds the same bias again: such intervals missed the large-sample share at the sizes
+    people run (scripts/share_coverage.py; docs/findings.md, "How far the share readings can be trusted").
 
     >>> rng = np.random.default_rng(0)
     >>> share_positive(np.array([1.0, -1.0]), np.array([0.01, 0.01]), np.array([30, 10]), rng)[0]
@@ -127,23 +219,47 @@ def share_positive(means: np.ndarray, ses: np.ndarray, counts: np.ndarray, rng: 
     total = int(counts.sum())
     if total == 0:
         return math.nan, (math.nan, math.nan)
-    estimate = float(counts[means > 0].sum() / total)
-    drawn_means = means + ses * rng.standard_normal((draws, len(means)))
+    covariates = None if covariates is None else np.asarray(covariates, dtype=np.float64)[keep]
+    positive = hierarchical_draws(means, ses, draws, rng, covariates) > 0
     drawn_counts = rng.multinomial(total, counts / total, size=draws)
-    shares = (drawn_counts * (drawn_means > 0)).sum(axis=1) / total
-    lo, hi = np.quantile(shares, [0.025, 0.975])
-    return estimate, (float(lo), float(hi))
+    lo, hi = np.quantile((drawn_counts * positive).sum(axis=1) / total, [0.025, 0.975])
+    estimate = float(np.median((counts * positive).sum(axis=1) / total))
+    return min(max(estimate, float(lo)), float(hi)), (float(lo), float(hi))
 
 
 def class_estimates(sums: np.ndarray, rows: list[int], sign: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-class (mean, SE, n) of sign * d; classes with fewer than 2 deals take the rows' pooled SD."""
+    """Per-class (mean, SE, n) of sign * d. Each class's variance is its own pooled with the rows' within-class
+    variance as if that were SE_PRIOR_DEALS deals more (a class of a few deals can show a variance of 0);
+    classes without deals get SE inf."""
     s = sums[rows].astype(np.float64)
     n = s[:, CS_N]
-    mean, se = mean_se(s[:, CS_D], s[:, CS_DD], n)
-    _, pooled_se, total = pooled(sums, rows)
-    sd = pooled_se * math.sqrt(total) if total >= 2 else 1.0
-    se = np.where(np.isfinite(se), se, sd / np.sqrt(np.maximum(n, 1)))
+    mean, _ = mean_se(s[:, CS_D], s[:, CS_DD], n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        within = np.where(n > 0, s[:, CS_DD] - s[:, CS_D] ** 2 / np.maximum(n, 1), 0.0)  # sum of squares about the mean
+    dof = float(np.maximum(n - 1, 0).sum())
+    if dof > 0:
+        pooled_var = float(np.maximum(within, 0).sum()) / dof
+    else:  # no class with two deals: the variance over all the rows' deals
+        _, pooled_se, total = pooled(sums, rows)
+        pooled_var = pooled_se * pooled_se * total if total >= 2 else math.nan
+    if not pooled_var > 0:
+        pooled_var = 1.0
+    var = (np.maximum(within, 0) + SE_PRIOR_DEALS * pooled_var) / (np.maximum(n - 1, 0) + SE_PRIOR_DEALS)
+    with np.errstate(divide="ignore"):
+        se = np.where(n > 0, np.sqrt(var / np.maximum(n, 1)), np.inf)
     return sign * np.nan_to_num(mean), se, n.astype(np.int64)
+
+
+def class_covariates(role: str, rows: list[int]) -> np.ndarray:
+    """What the hierarchical model of ``share_positive`` lets a hand class's mean follow (rows x covariates): the
+    trumps held and the ace, jack and low-trump flags, and for the dealer also the strong-side flag (codes from
+    N_HAND_CLASSES)."""
+    out = []
+    for code in rows:
+        trumps, flags = decode_class(code % N_HAND_CLASSES)
+        row = [trumps, bool(flags & CLASS_ACE), bool(flags & CLASS_JACK), bool(flags & CLASS_LOW)]
+        out.append(row + ([code >= N_HAND_CLASSES] if role == "dealer" else []))
+    return np.array(out, dtype=np.float64)
 
 
 def trump_strength_of(code: int) -> int:
@@ -189,7 +305,7 @@ def claim_zero_trump(sums: np.ndarray, counts: np.ndarray, rng: np.random.Genera
         "eldest-zero-trump-begs-70-80", "With no trump support, the eldest should beg 70-80% of the time.",
         f"{SOURCE}: \"la mano mayor con 0 apoyo de triunfo deberia pedir el 70-80 % de las veces\"",
         "share of the eldest's hands without trump (weighted by frequency, over 108 side-suit sub-classes) whose "
-        f"mean {ELDEST.diff} net points is positive; CI by parametric bootstrap over the sub-class estimates; "
+        f"true mean {ELDEST.diff} net points is positive; {SHARE_CI_WORDS}; "
         f"supported if the CI lies inside [{lo:.0%}, {hi:.0%}], contradicted if wholly outside",
         share, ci, verdict_within(ci, lo, hi), total, "share of hands",
         {ELDEST.diff_key: estimate_dict(mean, se, total),
@@ -203,7 +319,7 @@ def claim_missing_ace_or_jack(sums: np.ndarray, rng: np.random.Generator) -> Cla
     mean, se, total = pooled(sums, rows)
     ci = (mean - Z95 * se, mean + Z95 * se)
     means, ses, n = class_estimates(sums, rows)
-    share, share_ci = share_positive(means, ses, n, rng)
+    share, share_ci = share_positive(means, ses, n, rng, covariates=class_covariates("eldest", rows))
     by_trumps = {}
     for t in range(1, 5):
         group = [c for c in rows if decode_class(c)[0] == t]
@@ -223,7 +339,7 @@ def claim_run_strong_side(sums: np.ndarray, rng: np.random.Generator) -> Claim:
     mean, se, total = pooled(sums, strong, sign=-1.0)
     ci = (mean - Z95 * se, mean + Z95 * se)
     means, ses, n = class_estimates(sums, strong, sign=-1.0)
-    share, share_ci = share_positive(means, ses, n, rng)
+    share, share_ci = share_positive(means, ses, n, rng, covariates=class_covariates("dealer", strong))
     weak_trump = [N_HAND_CLASSES + c for c in possible_classes() if trump_strength_of(c) < GIVE_STRENGTH]
     return Claim(
         "dealer-run-strong-side-suit", "As dealer, refuse the beg and run when strong in a non-trump suit.",
@@ -243,7 +359,7 @@ def claim_give_strong(sums: np.ndarray, rng: np.random.Generator) -> Claim:
     mean, se, total = pooled(sums, rows)
     ci = (mean - Z95 * se, mean + Z95 * se)
     means, ses, n = class_estimates(sums, rows)
-    share, share_ci = share_positive(means, ses, n, rng)
+    share, share_ci = share_positive(means, ses, n, rng, covariates=class_covariates("dealer", rows))
     weak = [c for c in possible_classes() if trump_strength_of(c) < GIVE_STRENGTH]
     return Claim(
         "dealer-give-when-strong", "Giving one is often wise when the dealer's hand is strong.",
@@ -254,6 +370,22 @@ def claim_give_strong(sums: np.ndarray, rng: np.random.Generator) -> Claim:
         mean, ci, verdict_positive(ci), total, "net points per deal",
         {"share_where_give_better": {"estimate": share, "ci95": list(share_ci), "over": "hand classes"},
          "weak_trump": estimate_dict(*pooled(sums, weak + [N_HAND_CLASSES + c for c in weak]))})
+
+
+# The shares of hands the best-response claims print (reading -> (claim id, details key; None: the estimate)).
+SHARE_READINGS: dict[str, tuple[str, str | None]] = {
+    "claim 1: zero trump, beg better": ("eldest-zero-trump-begs-70-80", None),
+    "claim 2: missing ace or jack, beg better": ("eldest-beg-missing-ace-or-jack", "share_where_beg_better"),
+    "claim 3: strong side suit, run better": ("dealer-run-strong-side-suit", "share_where_run_better"),
+    "claim 4: strong trump, give better": ("dealer-give-when-strong", "share_where_give_better"),
+}
+
+
+def share_reading(claim: dict[str, Any], key: str | None) -> tuple[float, tuple[float, float]]:
+    """(estimate, 95% CI) of a share reading from a claim's JSON (``Claim.to_json``)."""
+    found = claim if key is None else claim[key]
+    lo, hi = found["ci95"]
+    return float(found["estimate"]), (float(lo), float(hi))
 
 
 # ---- the equilibrium's readings ---------------------------------------------------------------------
@@ -440,6 +572,38 @@ def class_frame(sums: np.ndarray, counts: np.ndarray, role: str) -> pd.DataFrame
                          "diff_se": se, "diff_ci_lo": mean - Z95 * se, "diff_ci_hi": mean + Z95 * se})
 
 
+def advice_sums(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
+                score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
+                progress: Progress | None = None,
+                chunk_deals: int = CHUNK_DEALS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The paired passes of the best-response claims: (eldest sums, eldest counts, dealer sums, dealer counts) of
+    `deals` decision deals each, on the streams of the module docstring."""
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    kinds, params = seat_policies([policy], rules.players)
+    scores = side_scores(rules, score)
+    executor = executor if executor is not None else LocalExecutor(threads)
+    eldest, e_counts = class_sums(rules, "eldest", scores, kinds, params, CLASSING_ELDEST_ADVICE, deals, seed,
+                                  ADVICE_STREAM, executor, progress, chunk_deals)
+    dealer, d_counts = class_sums(rules, "dealer", scores, kinds, params, CLASSING_DEALER_ADVICE, deals, seed,
+                                  ADVICE_STREAM + 1, executor, progress, chunk_deals)
+    if int(d_counts[CT_DEALS]) == 0:
+        raise PolicyError(f"the policy {policy!r} never begged in {int(d_counts[CT_TRIES]):,} deals: "
+                          "the dealer's claims cannot be tested")
+    return eldest, e_counts, dealer, d_counts
+
+
+def best_response_claims(eldest: np.ndarray, e_counts: np.ndarray, dealer: np.ndarray, d_counts: np.ndarray,
+                         seed: int) -> list[Claim]:
+    """Claims 1-4 (module docstring) from the sums of ``advice_sums``; `seed` seeds their share intervals."""
+
+    def rng(k: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(ADVICE_STREAM + 10 + k,)))
+
+    return [claim_zero_trump(eldest, e_counts, rng(1)), claim_missing_ace_or_jack(eldest, rng(2)),
+            claim_run_strong_side(dealer, rng(3)), claim_give_strong(dealer, rng(4))]
+
+
 def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT_DEALS, seed: int = 1,
                  score: tuple[int, ...] | None = None, threads: int | None = None, executor: Executor | None = None,
                  progress: Progress | None = None, chunk_deals: int = CHUNK_DEALS,
@@ -450,25 +614,13 @@ def check_advice(rules: RuleSet, policy: str = "heuristic", deals: int = DEFAULT
     The play tips are a card-play question: ``play.play_advice.add_play_tips`` adds them to the result."""
     import time
 
-    if deals < 1:
-        raise ValueError("deals must be at least 1")
-    kinds, params = seat_policies([policy], rules.players)
+    start = time.perf_counter()
     scores = side_scores(rules, score)
     executor = executor if executor is not None else LocalExecutor(threads)
-    start = time.perf_counter()
-    eldest, e_counts = class_sums(rules, "eldest", scores, kinds, params, CLASSING_ELDEST_ADVICE, deals, seed,
-                                  ADVICE_STREAM, executor, progress, chunk_deals)
-    dealer, d_counts = class_sums(rules, "dealer", scores, kinds, params, CLASSING_DEALER_ADVICE, deals, seed,
-                                  ADVICE_STREAM + 1, executor, progress, chunk_deals)
-    if int(d_counts[CT_DEALS]) == 0:
-        raise PolicyError(f"the policy {policy!r} never begged in {int(d_counts[CT_TRIES]):,} deals: "
-                          "the dealer's claims cannot be tested")
-
-    def rng(k: int) -> np.random.Generator:
-        return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(ADVICE_STREAM + 10 + k,)))
-
-    claims = [claim_zero_trump(eldest, e_counts, rng(1)), claim_missing_ace_or_jack(eldest, rng(2)),
-              claim_run_strong_side(dealer, rng(3)), claim_give_strong(dealer, rng(4))]
+    sums = advice_sums(rules, policy, deals, seed, score, executor=executor, progress=progress,
+                       chunk_deals=chunk_deals)
+    eldest, e_counts, dealer, d_counts = sums
+    claims = best_response_claims(*sums, seed)
     if equilibrium_deals > 0:
         from .equilibrium import run_equilibrium
 

@@ -41,6 +41,14 @@ writes again, in each finished edition, from the numbers in its report.json alon
 the published bidding advice: the section "The published advice, tested" and the end of the equilibrium's
 section, "The published advice against the equilibrium", with their tables (report/advice.py:
 rewrite_advice_sections): for a change in their words; nothing is measured (seconds).
+
+    .venv/bin/python scripts/reference_edition.py --advice [--only trinidad-4p] [--threads N]
+
+measures again, in each finished edition, only the best-response claims of the advice check, by the call the
+report's build makes (its own policy, advice deals and seed; trinidad-4p's 2,000,000 deals per role take about
+half a minute), and writes report.json's "advice", those two passages with tables/advice.* and
+tables/equilibrium-advice.*, and card.png where a verdict changed (report/advice.py: redo_advice): for a change
+in how the claims are read from the deals. Nothing else is recomputed (the play tips are not played again).
 """
 
 from __future__ import annotations
@@ -78,13 +86,18 @@ def main() -> int:
                         help="only redo what pimc measures (play-tip observation, its tournaments, run deals)")
     parser.add_argument("--tournaments", action="store_true",
                         help="only play again every tournament of the strength section and the run-deal duel")
-    parser.add_argument("--threads", type=int, default=None, help="--search-players, --tournaments: worker threads")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="--search-players, --tournaments, --advice: worker threads")
     parser.add_argument("--sections-only", action="store_true",
                         help="--search-players: write pimc's sections (and the sensitivity section) again from "
                              "report.json and results/sensitivity, measuring only what report.json lacks")
     parser.add_argument("--advice-sections", action="store_true",
                         help="only write the passages on the bidding advice again, from each report.json")
+    parser.add_argument("--advice", action="store_true",
+                        help="only measure the best-response advice claims again and write what is built from them")
     args = parser.parse_args()
+    if args.advice:
+        return advice(args.out, args.only, args.threads)
     if args.advice_sections:
         return advice_sections(args.out, args.only)
     if args.rules_of_thumb:
@@ -164,6 +177,22 @@ def advice_sections(results: Path, only: str | None) -> int:
     for name, rules in finished_editions(only):
         rewrite_advice_sections(rules, results / name)
         print(f"{name}: the passages on the bidding advice written again", flush=True)
+    return 0
+
+
+def advice(results: Path, only: str | None, threads: int | None) -> int:
+    """The best-response advice claims measured again in every finished edition (or `only` one), and what is built
+    from them written again; nothing else recomputed."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.advice import redo_advice
+
+    for name, rules in finished_editions(only):
+        began = time.perf_counter()
+        numbers = redo_advice(rules, results / name, threads=threads, say=print)
+        first = numbers["advice"][0]
+        print(f"{name}: the advice claims measured again in {time.perf_counter() - began:.0f} s; {first['id']}: "
+              f"{first['estimate']:.4f} [{first['ci95'][0]:.4f}, {first['ci95'][1]:.4f}], {first['verdict']}",
+              flush=True)
     return 0
 
 

@@ -5,7 +5,9 @@ against the equilibrium" (its readings of the eldest's two claims).
 Each verdict comes with what the deals say to do, in a player's words ("contradicted: always beg"), and a
 sentence with the measured number. Both are written from the claims' numbers alone (report.json keeps them), so
 a finished report's two passages can be written again without measuring anything (``rewrite_advice_sections``,
-``scripts/reference_edition.py --advice-sections``) and read exactly as a new report's.
+``scripts/reference_edition.py --advice-sections``) and read exactly as a new report's. ``redo_advice``
+(``--advice``) measures the best-response claims of a finished report again, with its own sizes and seed, and
+writes what is built from them.
 """
 
 from __future__ import annotations
@@ -182,3 +184,54 @@ def rewrite_advice_sections(rules: RuleSet, folder: Path) -> dict[str, Any]:
         equilibrium_advice_section(doc, folder, numbers["equilibrium_advice"], save_table)
         splice_section_end(folder, doc, EQUILIBRIUM_SECTION, [f"### {EQUILIBRIUM_HEADING}", EQUILIBRIUM_BEFORE])
     return numbers
+
+
+def redo_advice(rules: RuleSet, folder: Path, threads: int | None = None, executor: Any = None,
+                say: Callable[[str], None] = lambda message: None) -> dict[str, Any]:
+    """Measure the best-response claims of the finished report `folder` again, by the call its build made (the
+    advice check with the report's own policy, advice deals and seed), and write what is built from them:
+    report.json's "advice" (and the best-response verdicts its equilibrium readings quote), the two passages on
+    the bidding advice with their tables (``rewrite_advice_sections``) and, where a verdict changed, the card,
+    which shows the verdicts. Nothing else is measured or changed (the play tips, measured by the same build step,
+    are not played again). Returns the report's numbers."""
+    from ..analysis.bidding.advice import check_advice
+
+    folder = Path(folder)
+    path = folder / "report.json"
+    numbers: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if numbers["rules"] != rules.as_log_dict():
+        raise ValueError(f"{folder} is a report of other rules ({numbers['rules'].get('preset')}, "
+                         f"{numbers['rules'].get('players')} players)")
+    deals, seed, policy = int(numbers["sizes"]["advice"]), int(numbers["seed"]), str(numbers["policy"])
+    say(f"{folder.name}: advice check: {deals:,} deals per role, seed {seed}")
+    found = check_advice(rules, policy, deals, seed, threads=threads, executor=executor)
+    claims = json.loads(json.dumps([c.to_json() for c in found.claims], default=str))  # as report.json keeps them
+    before = {c["id"]: c["verdict"] for c in numbers["advice"]}
+    verdicts = {c["id"]: c["verdict"] for c in claims}
+    numbers["advice"] = claims
+    for reading in numbers.get("equilibrium_advice") or []:
+        if "best_response_verdict" in reading and reading.get("best_response_claim") in verdicts:
+            reading["best_response_verdict"] = verdicts[reading["best_response_claim"]]
+    part = path.with_suffix(".json.part")
+    part.write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
+    part.replace(path)
+    rewrite_advice_sections(rules, folder)
+    if verdicts != before:
+        _redraw_card(rules, folder, say)
+    return numbers
+
+
+def _redraw_card(rules: RuleSet, folder: Path, say: Callable[[str], None]) -> None:
+    """The report's card drawn again from its rules of thumb and its tables/advice.csv (as the rules-of-thumb
+    section draws it for a finished edition)."""
+    from .card import RULES_FOLDER, Card, draw_card
+    from .rules_section import CARD_FILE, claims_of
+
+    thumbs = folder / RULES_FOLDER / "rules.json"
+    if not (folder / CARD_FILE).is_file() or not thumbs.is_file():
+        return
+    claims = claims_of(pd.read_csv(folder / "tables" / "advice.csv"))
+    card = Card(rules, json.loads(thumbs.read_text(encoding="utf-8")), claims, f"{folder.name}/{RULES_FOLDER}",
+                f"{folder.name}/tables/advice.csv")
+    draw_card(card, folder / CARD_FILE)
+    say(f"{folder.name}: a verdict changed: {CARD_FILE} drawn again")

@@ -3,8 +3,12 @@ or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
 
 ``oracle`` plays the open-hand solver's best card seeing every hand (it cheats: the
 ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
-not seen and plays the best mean (``pimc:worlds=80``; ``pimc:doubt=1`` infers nothing
-from the others' bids and cards). Both play the heuristic's card while more than
+not seen and plays the best mean (``pimc:worlds=80``). It weighs the worlds by the
+others' bids and cards through its model of them: ``pimc:model=heuristic`` (the default:
+they play by pimc's own rules, a world losing weight by ``doubt`` for each choice those
+rules would not have made; ``pimc:doubt=1`` infers nothing) or ``pimc:model=full`` (the
+shared model of the other players that the hint uses, engine/inference.py: graded card
+preferences with a floor, bids read by pimc's own tables). Both play the heuristic's card while more than
 ``max_cards`` cards are left in the hands (oracle 24, pimc 52: every position), and bid
 as it does (engine/search.py). Above ``horizon`` cards (24) pimc solves a world exactly
 only if the solver finishes within ``nodes`` nodes, else by the bounded search
@@ -46,6 +50,7 @@ from .engine.layout import (
     X_DOUBT, X_HORIZON, X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
 )
 from .engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
+from .engine.inference import MODEL_FULL
 from .engine.search import PIMC_DOUBT, PIMC_MAX_CARDS, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
 
 
@@ -77,6 +82,10 @@ TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 EQUILIBRIUM_FILE = "equilibrium.json"
 TABLES_KEY = "tables"  # pimc:tables=RUN_DIR, oracle:tables=RUN_DIR: bid by a strategy or equilibrium run's tables
+# pimc:model=heuristic (the others play by pimc's own rules: a world weighs doubt ** mismatches) or model=full (the
+# shared model of the other players, engine/inference.py); kept in the doubt slot (below 0: the shared model).
+MODEL_KEY = "model"
+PIMC_MODELS = {"heuristic": PIMC_DOUBT, "full": MODEL_FULL}
 # The options of each tuned table: flag 0, flag 1.
 TUNED_CHOICES = {role.name: role.options for role in ROLES}
 
@@ -101,8 +110,14 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
         if eq and key == TABLES_KEY and takes_tables:
             row[T_BEG:T_GIVE + N_HAND_CLASSES] = read_tables(value.strip())[T_BEG:T_GIVE + N_HAND_CLASSES]
             continue
+        if eq and key == MODEL_KEY and kind == K_PIMC:
+            word = value.strip().lower()
+            if word not in PIMC_MODELS:
+                raise PolicyError(f"bad value in {item!r}: pimc's model is one of {', '.join(PIMC_MODELS)}")
+            row[X_DOUBT] = PIMC_MODELS[word]
+            continue
         if not eq or key not in table:
-            known = [*table, *([TABLES_KEY] if takes_tables else [])]
+            known = [*table, *([TABLES_KEY] if takes_tables else []), *([MODEL_KEY] if kind == K_PIMC else [])]
             raise PolicyError(f"bad policy parameter {item!r} for {name}: known are {', '.join(known)}")
         word = value.strip().lower()
         if word in SWITCH_WORDS:

@@ -35,14 +35,23 @@ from .evaluator import hand_class_code, trump_strength
 from .heuristic import gift_wins_match, heuristic_card
 from .layout import H_BEG_TRUMPS, H_GIVE_TRUMPS, H_SCORE_AWARE, P_BEG, P_GIVE, PS_DEALER, PS_HAND, PS_PLAYERS
 from .layout import PS_START, PS_TO_PLAY, T_BEG, T_GIVE
-from .search import BID_GIVEN, BID_UNKNOWN, SB_BID, SB_BID_SCORES, SB_BID_TURNUP, SB_BEST, SB_HIST, SB_HIST_N
-from .search import SB_REPLAY, SB_SCRATCH, start_replay
 from .state import apply, copy_state, legal
 from .tips import tip_give
-from .worlds import fill_world
 
 IMPOSSIBLE = math.log(1e-9)  # the log-probability of a card the world's hand could not legally have played
 LEVEL_BIDS, LEVEL_FULL = 1, 2  # what the weights read: the bids only, or the bids and the cards
+# The bidding as recorded before play (search.record_bid; the same values as search.BID_*): nothing to read
+# (runs dealt more cards, or nothing was bid), the eldest stood, the eldest begged and the dealer gave one.
+BID_UNKNOWN, BID_STOOD, BID_GIVEN = 0, 1, 2
+# The model's grades, fitted by likelihood on play it did not generate (scripts/fit_inference.py,
+# results/inference/fit.json, docs/search.md): cards on pimc's card play (trinidad 4 players; temperature 0.383,
+# 95% CI 0.32-0.44; floor 0.550, 0.53-0.57), bids on the shipped strategy's (best-response) bids judged by the
+# equilibrium (floor 0.0454, 0.040-0.051).
+MODEL_TEMPERATURE = 0.38
+MODEL_CARD_FLOOR = 0.55
+MODEL_BID_FLOOR = 0.045
+MODEL_HEURISTIC = 0.1  # pimc:model=heuristic: its own rules, a world's weight doubt ** mismatches (X_DOUBT = doubt)
+MODEL_FULL = -1.0      # pimc:model=full: this model (X_DOUBT below 0), worlds kept by likelihood (search.sample_weighted)
 
 
 @njit(cache=True, _nrt=False)
@@ -116,16 +125,14 @@ def give_probability(params, hand, turnup, dealer, scores, rules):
 
 
 @njit(cache=True, _nrt=False)
-def bid_log_likelihood(buf, world, seat, params, rules, floor):
-    """log P(the others' recorded bids) holding the hands `world` deals them (as dealt: 6 cards, no run)."""
-    bid = buf[SB_BID]
+def bid_log_likelihood(bid, turnup, scores, world, seat, params, rules, floor):
+    """log P(the others' bids, `bid` a BID_* on `turnup` at `scores`) holding the hands `world` deals them (as
+    dealt: 6 cards, no run)."""
     if bid == BID_UNKNOWN:
         return 0.0
-    n = buf[PS_PLAYERS]
-    dealer = buf[PS_DEALER]
+    n = world[PS_PLAYERS]
+    dealer = world[PS_DEALER]
     eldest = (dealer + 1) % n
-    turnup = buf[SB_BID_TURNUP]
-    scores = buf[SB_BID_SCORES:SB_BID_SCORES + 4]
     total = 0.0
     if eldest != seat:
         p = beg_probability(params, np.uint64(world[PS_START + eldest]), turnup, rules)
@@ -139,34 +146,27 @@ def bid_log_likelihood(buf, world, seat, params, rules, floor):
 
 
 @njit(cache=True, _nrt=False)
-def world_log_weight(buf, world, seat, params, rules, rng, level, temperature, card_floor, bid_floor):
-    """log of the likelihood of the others' choices holding the hands `world` deals: their bids, then (level
-    LEVEL_FULL) each card another seat played. Needs ``search.start_replay`` first."""
-    total = bid_log_likelihood(buf, world, seat, params, rules, bid_floor)
+def world_log_weight(history, plays, replay, scratch, bid, turnup, scores, world, seat, params, rules, rng, level,
+                     temperature, card_floor, bid_floor):
+    """log of the likelihood of the others' choices holding the hands `world` deals: their bids (`bid` on
+    `turnup` at `scores`), then (level LEVEL_FULL) each card another seat played: history[:plays], in order, from
+    `replay` (the position as play started with only the cards played since in each hand:
+    ``search.start_replay``); `scratch` is N_STATE words to replay in."""
+    total = bid_log_likelihood(bid, turnup, scores, world, seat, params, rules, bid_floor)
     if level < LEVEL_FULL:
         return total
-    rep = buf[SB_SCRATCH:SB_BEST]
-    copy_state(rep, buf[SB_REPLAY:SB_SCRATCH])
-    for i in range(buf[SB_HIST_N]):
-        card = buf[SB_HIST + i]
-        mover = rep[PS_TO_PLAY]
+    copy_state(scratch, replay)
+    for i in range(plays):
+        card = history[i]
+        mover = scratch[PS_TO_PLAY]
         if mover != seat:
-            later = rep[PS_HAND + mover]  # the cards it plays from here on
-            rep[PS_HAND + mover] = later | world[PS_HAND + mover]
-            options = legal(rep)
+            later = scratch[PS_HAND + mover]  # the cards it plays from here on
+            scratch[PS_HAND + mover] = later | world[PS_HAND + mover]
+            options = legal(scratch)
             if options & (options - np.uint64(1)):
-                total += card_log_probability(params, rep, options, card, rules, rng, temperature, card_floor)
+                total += card_log_probability(params, scratch, options, card, rules, rng, temperature, card_floor)
             elif (options & bit(card)) == 0:
                 total += IMPOSSIBLE
-            rep[PS_HAND + mover] = later
-        apply(rep, card)
+            scratch[PS_HAND + mover] = later
+        apply(scratch, card)
     return total
-
-
-@njit(cache=True, _nrt=False)
-def world_log_weights(buf, seat, params, rules, rng, hands, out, world, level, temperature, card_floor, bid_floor):
-    """out[w] = ``world_log_weight`` of the deal hands[w] (4 hand masks by seat, ``worlds.list_worlds``'s rows)."""
-    start_replay(buf)
-    for w in range(hands.shape[0]):
-        fill_world(buf, seat, hands[w], world)
-        out[w] = world_log_weight(buf, world, seat, params, rules, rng, level, temperature, card_floor, bid_floor)

@@ -58,7 +58,11 @@ more cards (``record_bid``; a beg answered by a run, or a decision a study force
 says nothing). Worlds are drawn by rejection against that weight (``sample_likely``);
 after ``tries`` draws with none kept, the likeliest drawn. Against the heuristic the
 model is exact (``doubt`` = 0 would believe it entirely); a ``doubt`` of 1 infers
-nothing. The order of play it needs is recorded by the trick loop (``record_play``);
+nothing. With ``pimc:model=full`` (``doubt`` below 0) pimc reads the others by the shared
+model of the other players instead (engine/inference.py, the hint's: every other seat,
+partner included, choosing its card by the heuristic's preferences graded by a
+temperature, the bids by pimc's own tables, each with a floor): ``tries`` worlds are drawn
+and one kept in proportion to its likelihood (``sample_weighted``). The order of play it needs is recorded by the trick loop (``record_play``);
 a position built any other way (``allfours solve``, a log's cut) infers nothing.
 
 **Work area.** The solver needs memory (a state and a move list per ply, the
@@ -78,6 +82,8 @@ from numba import njit
 from .bits import U1, bit, lowest_card, popcount, private_zeros, rand_below, rand_unit, side_of, suit_mask
 from .bounded import cards_in_hands, world_cards  # cards_in_hands: read by solve, hint, cardvalues
 from .heuristic import heuristic_card
+from .inference import BID_GIVEN, BID_STOOD as BID_STOOD, BID_UNKNOWN  # the bidding as recorded (record_bid)
+from .inference import LEVEL_FULL, MODEL_BID_FLOOR, MODEL_CARD_FLOOR, MODEL_TEMPERATURE, world_log_weight
 from .layout import (
     K_ORACLE, K_PIMC, N_STATE, PS_CAPTURED, PS_DEALER, PS_DISCARDS, PS_HAND, PS_IN_PLAY, PS_JACK_CAPTOR, PS_LACKS,
     PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOIDS, X_DOUBT, X_HORIZON,
@@ -93,10 +99,6 @@ SEARCH_KINDS = (K_ORACLE, K_PIMC)
 # without inference 20 worlds +0.074, 40 +0.127, 80 +0.147; inferring (doubt 0.1) 40 +0.211, 80 +0.225.
 PIMC_WORLDS = 80
 PIMC_DOUBT = 0.1        # default weight of a world per opponent's card the heuristic would not have played in it
-# The bidding before play, as pimc infers from it (record_bid): nothing to infer (runs dealt more
-# cards, or a decision was forced by a study; a new buffer's zero), the eldest stood, the eldest begged
-# and the dealer gave one.
-BID_UNKNOWN, BID_STOOD, BID_GIVEN = 0, 1, 2
 PIMC_TRIES = 50         # default worlds drawn at most per world kept, when inferring (then the likeliest drawn)
 SEARCH_MAX_CARDS = 24   # oracle's default: search once at most this many cards are left in the hands
 PIMC_MAX_CARDS = 52     # pimc's default: search every position (bounded above the horizon, engine/bounded.py)
@@ -406,6 +408,37 @@ def sample_likely(state, seat, params, rules, rng, world):
     copy_state(world, state[SB_BEST:SB_TT])
 
 
+@njit(cache=True, _nrt=False)
+def model_log_weight(buf, world, seat, params, rules, rng):
+    """``inference.world_log_weight`` of `world` under the shared model, from the deal's record in `buf`
+    (needs ``start_replay`` first)."""
+    return world_log_weight(buf[SB_HIST:SB_HIST + 52], buf[SB_HIST_N], buf[SB_REPLAY:SB_SCRATCH],
+                            buf[SB_SCRATCH:SB_BEST], buf[SB_BID], buf[SB_BID_TURNUP],
+                            buf[SB_BID_SCORES:SB_BID_SCORES + 4], world, seat, params, rules, rng, LEVEL_FULL,
+                            MODEL_TEMPERATURE, MODEL_CARD_FLOOR, MODEL_BID_FLOOR)
+
+
+@njit(cache=True, _nrt=False)
+def sample_weighted(state, seat, params, rules, rng, world):
+    """``sample_world`` weighed by the shared model of the other players (``pimc:model=full``, engine/inference.py):
+    ``tries`` worlds drawn uniformly, one kept in proportion to its likelihood (sampling-importance-resampling in
+    one pass: each drawn world takes the place of the one kept with probability its weight over the weights
+    drawn so far)."""
+    total = 0.0
+    for k in range(max(1, np.int64(params[X_TRIES]))):
+        sample_world(state, seat, rng, world)
+        lw = model_log_weight(state, world, seat, params, rules, rng)
+        if k == 0:
+            total = lw
+            copy_state(state[SB_BEST:SB_TT], world)
+            continue
+        top = max(total, lw)
+        total = top + np.log(np.exp(total - top) + np.exp(lw - top))  # log of the weights drawn so far
+        if rand_unit(rng) < np.exp(lw - total):
+            copy_state(state[SB_BEST:SB_TT], world)
+    copy_state(world, state[SB_BEST:SB_TT])
+
+
 # --- the players -----------------------------------------------------------------------------
 
 
@@ -463,7 +496,9 @@ def solve_worlds(state, rules, worlds, rng, out, params, infer, horizon, limit):
     if infer:
         start_replay(state)
     for w in range(max(worlds, 1)):
-        if worlds > 0 and infer:
+        if worlds > 0 and infer and params[X_DOUBT] < 0.0:
+            sample_weighted(state, seat, params, rules, rng, world)
+        elif worlds > 0 and infer:
             sample_likely(state, seat, params, rules, rng, world)
         elif worlds > 0:
             sample_world(state, seat, rng, world)

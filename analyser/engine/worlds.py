@@ -40,6 +40,8 @@ from numba import njit
 from .bits import U1, popcount, rand_unit, rng_state
 from .layout import N_STATE, PS_HAND, PS_PLAYERS
 from .search import SB_END, _draw, allowed_cards, finish_world, mismatches, start_replay, unseen_by
+from .search import SB_BEST, SB_BID, SB_BID_SCORES, SB_BID_TURNUP, SB_HIST, SB_HIST_N, SB_REPLAY, SB_SCRATCH
+from .inference import world_log_weight
 from .state import copy_state
 
 WORLD_LIMIT = 10_000  # list every consistent deal when there are at most this many (issue 29)
@@ -310,6 +312,21 @@ def world_mismatches(buf, seat, params, rules, rng, worlds, out, world):
     for w in range(worlds.shape[0]):
         fill_world(buf, seat, worlds[w], world)
         out[w] = mismatches(buf, world, seat, params, rules, rng, 1 << 30)
+
+
+@njit(cache=True, _nrt=False)
+def world_log_weights(buf, seat, params, rules, rng, hands, out, world, level, temperature, card_floor, bid_floor):
+    """out[w] = the log-likelihood of the others' choices (``inference.world_log_weight``: the model with these
+    grades, reading the bids, or at `level` LEVEL_FULL the cards too) holding the hands of deal hands[w] (a row of
+    ``list_worlds``); `buf` is a play buffer with the search area and the deal's record (its cards in order, its
+    bidding); `world` is N_STATE words of scratch."""
+    start_replay(buf)
+    for w in range(hands.shape[0]):
+        fill_world(buf, seat, hands[w], world)
+        out[w] = world_log_weight(buf[SB_HIST:SB_HIST + 52], buf[SB_HIST_N], buf[SB_REPLAY:SB_SCRATCH],
+                                  buf[SB_SCRATCH:SB_BEST], buf[SB_BID], buf[SB_BID_TURNUP],
+                                  buf[SB_BID_SCORES:SB_BID_SCORES + 4], world, seat, params, rules, rng, level,
+                                  temperature, card_floor, bid_floor)
 
 
 # --- Python wrappers -----------------------------------------------------------------------------------

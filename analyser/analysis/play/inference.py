@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from ...engine.bits import rng_state
-from ...engine.inference import LEVEL_BIDS, LEVEL_FULL, world_log_weights
+from ...engine.inference import LEVEL_BIDS, LEVEL_FULL, MODEL_BID_FLOOR, MODEL_CARD_FLOOR, MODEL_TEMPERATURE
+from ...engine.worlds import world_log_weights
 from ...engine.layout import K_HEURISTIC, N_STATE, PS_HAND, PS_PLAYERS, T_BEG, T_GIVE
 from ...engine.search import (
     BID_GIVEN, BID_STOOD, BID_UNKNOWN, SB_BID, SB_BID_SCORES, SB_BID_TURNUP, SB_HIST, SB_HIST_N, new_play_buffer,
@@ -41,12 +42,10 @@ from ...rules import RuleSet
 INFERENCES = ("none", "bids", "full")
 LEVELS = {"bids": LEVEL_BIDS, "full": LEVEL_FULL}
 DEFAULT_INFERENCE = "full"
-# The model's grades, fitted by likelihood (scripts/fit_inference.py, results/inference/fit.json, docs/search.md):
-# cards on pimc's card play (trinidad 4 players; T 0.383, 95% CI 0.32-0.44; floor 0.550, 0.53-0.57), bids on the
-# shipped strategy's (best-response) bids judged by the equilibrium (floor 0.0454, 0.040-0.051).
-TEMPERATURE = 0.38
-CARD_FLOOR = 0.55
-BID_FLOOR = 0.045
+# The model's grades (engine/inference.py, where pimc:model=full reads them too): fitted by likelihood.
+TEMPERATURE = MODEL_TEMPERATURE
+CARD_FLOOR = MODEL_CARD_FLOOR
+BID_FLOOR = MODEL_BID_FLOOR
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 FEW_WORLDS = 30.0  # an effective sample size below this is said in the answer: few deals carry it
 

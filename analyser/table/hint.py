@@ -21,8 +21,9 @@ in give the same answer with the same seed.
 Inference (``analysis/play/inference.py``): by default (``--inference full``) each consistent deal is weighed
 by how likely the others' bids and cards make it (the model of the other players: the equilibrium's bids, the
 heuristic's preferences graded by a temperature, each with a floor); ``bids`` reads the bids only, ``none``
-weighs every consistent deal alike (the bids and plays read only for what they prove). The same weights say
-where the unseen cards lie (``holders``).
+weighs every consistent deal alike (the bids and plays read only for what they prove). The same model says
+where the unseen cards lie (``holders``): over every consistent deal when they are listed, else over
+HOLDER_WORLDS deals drawn for it (no solving needed, so many more than the values are solved on).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..analysis.bidding.whatif import Situation
 from ..analysis.play.cardvalues import BOUNDED, Buffers, CardValues, card_values, exact_card_values
 from ..analysis.play.inference import (
     DEFAULT_INFERENCE, INFERENCES, Evidence, Model, holders, log_weights, model_for, normalised, weight_note,
+    weighted_worlds,
 )
 from ..analysis.stats import Estimate
 from ..cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
@@ -58,6 +60,11 @@ from .entry import Built, Entry, build, entry_from_line
 HINT_WORLDS = 300
 HINT_MAX_CARDS = 52     # cards in the hands above which a card hint is refused (52: none; above 24, bounded)
 HINT_STREAM = 29        # the hint's own random stream: SeedSequence(seed, spawn_key=(HINT_STREAM,))
+# Where the unseen cards lie, when the deals are sampled: from this many drawn (``inference.weighted_worlds``: no
+# solving, milliseconds), under the values' model; the 300 solved deals alone leave the weights too noisy
+# (scripts/holders_calibration.py, docs/search.md). Every consistent deal when they can be listed.
+HOLDER_WORLDS = 2000
+HOLDER_STREAM = 30
 RANK_WORDS = "23456789TJQKA"
 
 
@@ -186,6 +193,7 @@ class CardHint:
     inference: str
     seed: int
     model: Model | None = None
+    holder_deals: tuple[np.ndarray, np.ndarray] | None = None  # (hands, weights) for holders; None: the values'
 
     @property
     def position(self) -> Position:
@@ -199,6 +207,8 @@ class CardHint:
     def holders(self) -> dict[int, dict[str, float]]:
         """Where each card the seat has not seen lies, under the deals' weights (``inference.holders``)."""
         v = self.values
+        if self.holder_deals is not None:
+            return holders(self.position.state, v.seat, *self.holder_deals)
         assert v.hands is not None
         rows = v.values.shape[0]
         w = v.weights if v.weights is not None else np.full(rows, 1.0 / rows)
@@ -245,13 +255,19 @@ def card_hint(decision: Decision, worlds: int = HINT_WORLDS, seed: int = 1, equi
         rng = rng_state(np.random.SeedSequence(seed, spawn_key=(HINT_STREAM,)))
         values = card_values(position, worlds, rng, equity, buffers)
         exact = False
-    if inference == "none":
-        return CardHint(values, exact, inference, seed)
-    model = model if model is not None else decision_model(decision)
+    model = None if inference == "none" else (model if model is not None else decision_model(decision))
+    evidence = evidence_of(decision)
+    drawn = None
+    if not exact:  # where the cards lie needs no solving: more deals, drawn uniformly, under the same model
+        stream = int(np.random.SeedSequence(seed, spawn_key=(HOLDER_STREAM,)).generate_state(1)[0])
+        hands, weights, _ = weighted_worlds(decision.rules, position.state, decision.seat, evidence, model,
+                                            inference, HOLDER_WORLDS, stream)
+        drawn = (hands, weights)
+    if model is None:
+        return CardHint(values, exact, inference, seed, None, drawn)
     assert values.hands is not None
-    logw = log_weights(decision.rules, position.state, decision.seat, values.hands, model, inference,
-                       evidence_of(decision))
-    return CardHint(values.weighted(normalised(logw)), exact, inference, seed, model)
+    logw = log_weights(decision.rules, position.state, decision.seat, values.hands, model, inference, evidence)
+    return CardHint(values.weighted(normalised(logw)), exact, inference, seed, model, drawn)
 
 
 # --- a bid -------------------------------------------------------------------------------------------------------
@@ -361,7 +377,7 @@ def deciding_cards(trump: int) -> list[int]:
 
 def cards_where_text(hint: CardHint) -> str:
     """Where the deciding cards the seat has not seen lie, in a line or two: ``J♥: left 61%, partner 27%, right
-    12%``, under the same weights as the values."""
+    12%``, under the same model as the values (``CardHint.holders``)."""
     from ..analysis.stats import probability
 
     rules, seat = hint.position.rules, hint.values.seat

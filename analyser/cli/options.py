@@ -26,7 +26,8 @@ Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS},
 
 RulesOpt = Annotated[Preset, typer.Option(
     "--rules", help="Rule preset (see docs/rules.md; `allfours rules` prints what it sets).")]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", min=2, max=4, help="Number of players (2-4).")]
+PlayersOpt = Annotated[Optional[int], typer.Option(
+    "--players", min=2, max=4, help="Number of players (2-4; default: the preset's, 4 for every preset).")]
 SetOpt = Annotated[
     Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Override a rule parameter, e.g. target=7.")
 ]

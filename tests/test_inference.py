@@ -218,3 +218,27 @@ def model_name(rules, score):
     from analyser.analysis.play.inference import model_for
 
     return model_for(rules, score=score).strategy
+
+
+def test_strategy_names_the_equilibrium_the_bids_are_read_by(tmp_path):
+    """--strategy DIR: the others' bids read by that equilibrium run (said in --json); a folder without one: exit 2,
+    one line."""
+    import shutil
+
+    run = tmp_path / "eq"
+    shutil.copytree("results/trinidad-2p/equilibrium", run)  # another run's tables: accepted as given
+    result = runner.invoke(app, README_HINT + ["--strategy", str(run), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["model"]["strategy"] == f"equilibrium:{run}"
+    bad = runner.invoke(app, README_HINT + ["--strategy", str(tmp_path / "none")])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "equilibrium.json" in bad.stderr, bad.output
+    log = tmp_path / "deal.jsonl"
+    from analyser.gamelog import dumps
+
+    log.write_text(dumps(lines_of("trinidad", 4, 1, 3)[0]) + "\n")
+    analysed = runner.invoke(app, ["analyse", str(log), "--worlds", "4", "--bid-deals", "100", "--seat", "0",
+                                   "--strategy", str(run), "--json"])
+    assert analysed.exit_code == 0, analysed.output
+    assert json.loads(analysed.stdout)["settings"]["strategy"] == str(run)
+    refused = runner.invoke(app, ["analyse", str(log), "--strategy", str(tmp_path / "none")])
+    assert refused.exit_code == 2 and "equilibrium.json" in refused.stderr

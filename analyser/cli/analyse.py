@@ -11,7 +11,7 @@ import typer
 
 from ..analysis.defaults import ANALYSE_BID_DEALS, ANALYSE_MAX_CARDS, ANALYSE_WORLDS
 from .options import (
-    ForceOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_input, check_output, fail, load_equity, log_lines,
+    ForceOpt, InferenceStrategyOpt, JsonOpt, SeedOpt, ThreadsOpt, announce_engine, check_input, check_output, fail, load_equity, log_lines,
     print_json, progress_bar, writing,
 )
 
@@ -57,6 +57,7 @@ def analyse(
                                                 help="Judge only the decisions of this side's seats.")] = None,
     worlds: Annotated[int, typer.Option("--worlds", min=2, max=100_000, help=WORLDS_HELP)] = ANALYSE_WORLDS,
     inference: Annotated[Inference, typer.Option("--inference", help=INFERENCE_HELP)] = Inference.full,
+    strategy: InferenceStrategyOpt = None,
     bid_deals: Annotated[int, typer.Option("--bid-deals", min=100, max=10_000_000,
                                            help="Paired deals per stand/beg or give/run decision (the what-if's "
                                                 "rollouts from that exact position).")] = ANALYSE_BID_DEALS,
@@ -102,10 +103,15 @@ def analyse(
     if seat and side is not None:
         fail("give --seat or --side, not both")
     parse_policy(policy)
+    if strategy is not None:
+        from ..policy import read_equilibrium
+
+        read_equilibrium(str(strategy))  # a bad folder: one line now, not after the first deal
     thresholds = Thresholds(doubtful, error, blunder)
     settings = Settings(worlds=worlds, bid_deals=bid_deals, policy=policy, max_cards=max_cards, seed=seed,
                         thresholds=thresholds, threads=threads, seats=frozenset(seat) if seat else None,
-                        sides=frozenset([side]) if side is not None else None, inference=inference.value)
+                        sides=frozenset([side]) if side is not None else None, inference=inference.value,
+                        strategy=None if strategy is None else str(strategy))
     check_input(file)
     check_output(out, "--out", folder=True, force=force)
     announce_engine()

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .options import (
-    JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
+    InferenceStrategyOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine,
     build_rules, fail, load_equity, log_lines, progress_bar, writing,
 )
 
@@ -54,6 +54,7 @@ def hint(
         "--inference", help="How the unseen hands are weighed: full (by how likely the others' bids and cards make "
                             "each deal), bids (by the bids only) or none (every deal that fits alike).")
     ] = Inference.full,
+    strategy: InferenceStrategyOpt = None,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52, help="Refuse a card decision with more cards "
                                                                            "than this left in the hands (above 24 the "
                                                                            "bounded search answers).")] = HINT_MAX_CARDS,
@@ -87,7 +88,8 @@ def hint(
         if out is not None:
             check_appendable(out)
         obj, _ = entry_line(ruleset, dealer, seat, hand, turnup, bids, played, score, discard)
-    answer(obj, seat, worlds, inference.value, max_cards, policy, equity_dir, seed, threads, explain, json_out)
+    answer(obj, seat, worlds, inference.value, max_cards, policy, equity_dir, seed, threads, explain, json_out,
+           strategy)
     if out is not None:
         from ..table.entry import append_line
 
@@ -118,9 +120,11 @@ def read_log_line(log: Path, line: int | None) -> dict[str, Any]:
 
 
 def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, max_cards: int, policy: str,
-           equity_dir: Path | None, seed: int, threads: int | None, explain: bool, json_out: bool) -> None:
-    """Print the hint for the decision due where `obj` stops, seen by `seat`."""
-    from ..table.hint import card_hint, card_text, decision_of, where_text
+           equity_dir: Path | None, seed: int, threads: int | None, explain: bool, json_out: bool,
+           strategy: Path | None = None) -> None:
+    """Print the hint for the decision due where `obj` stops, seen by `seat` (the others' bids read by the
+    equilibrium run `strategy`, default the shipped one)."""
+    from ..table.hint import card_hint, card_text, decision_model, decision_of, where_text
 
     decision = decision_of(obj, seat)
     announce_engine()
@@ -129,7 +133,8 @@ def answer(obj: dict[str, Any], seat: int | None, worlds: int, inference: str, m
         return
     rules = decision.rules
     table = load_equity(rules, policy, equity_dir, threads)[0] if rules.sides == 2 else None
-    result = card_hint(decision, worlds, seed, table, max_cards, inference=inference)
+    model = None if inference == "none" else decision_model(decision, strategy)
+    result = card_hint(decision, worlds, seed, table, max_cards, inference=inference, model=model)
     if json_out:
         typer.echo(json.dumps(result.to_json()))
     else:

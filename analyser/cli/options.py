@@ -28,6 +28,9 @@ RulesOpt = Annotated[Preset, typer.Option(
     "--rules", help="Rule preset (see docs/rules.md; `allfours rules` prints what it sets).")]
 PlayersOpt = Annotated[Optional[int], typer.Option(
     "--players", min=2, max=4, help="Number of players (2-4; default: the preset's, 4 for every preset).")]
+InferenceStrategyOpt = Annotated[Optional[Path], typer.Option(
+    "--strategy", help="With --inference bids or full: the equilibrium run (allfours equilibrium --out DIR) the others' "
+                       "bids are read by (default: the shipped edition of these rules, at the deal's score).")]
 SetOpt = Annotated[
     Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Override a rule parameter, e.g. target=7.")
 ]

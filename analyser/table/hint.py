@@ -174,10 +174,12 @@ def evidence_of(decision: Decision) -> Evidence:
                             deal_score(decision))
 
 
-def decision_model(decision: Decision) -> Model:
-    """The model of the other players for this deal: the shipped equilibrium at the deal's score (eldest's side
-    first) where the rules have an edition."""
+def decision_model(decision: Decision, strategy: Any = None) -> Model:
+    """The model of the other players for this deal: its bids by the equilibrium run `strategy`, default the shipped
+    equilibrium at the deal's score (eldest's side first) where the rules have an edition."""
     rules, entry = decision.rules, decision.entry
+    if strategy is not None:
+        return model_for(rules, strategy=strategy)
     by_side = deal_score(decision)
     score = None
     if rules.sides == 2:

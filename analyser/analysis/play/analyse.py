@@ -148,6 +148,7 @@ class Settings:
     seats: frozenset[int] | None = None   # only these seats' decisions (None: all)
     sides: frozenset[int] | None = None   # only these sides' decisions
     inference: str = DEFAULT_INFERENCE    # card decisions' worlds weighed by the others' choices: none, bids, full
+    strategy: str | None = None           # the equilibrium run the others' bids are read by (None: the shipped one)
 
     def __post_init__(self) -> None:
         if self.inference not in INFERENCES:
@@ -166,7 +167,7 @@ class Settings:
                 "flag_rule": "the lower end of the loss's 95% CI reaches the threshold",
                 "seats": sorted(self.seats) if self.seats is not None else None,
                 "sides": sorted(self.sides) if self.sides is not None else None,
-                "inference": self.inference}
+                "inference": self.inference, **({"strategy": self.strategy} if self.strategy else {})}
 
 
 def weighing_words(inference: str) -> str:
@@ -482,34 +483,36 @@ def judge_card(line: int, play: Play, settings: Settings, buffers: Buffers,
                              f"{settings.max_cards}")
     rng = rng_state(stream(settings.seed, line, play.event))
     values = card_values(position, settings.worlds, rng, equity, buffers, settings.budget)
-    values, model = weigh(values, facts, play, settings.inference)
+    values, model = weigh(values, facts, play, settings.inference, settings.strategy)
     return card_decision({**base, "inference": settings.inference}, values, play.chosen, settings.thresholds, model)
 
 
-_MODELS: dict[tuple[RuleSet, tuple[int, int] | None], Model] = {}
+_MODELS: dict[tuple[RuleSet, tuple[int, int] | None, str | None], Model] = {}
 _MODELS_LOCK = threading.Lock()
 
 
-def model_of(rules: RuleSet, score: tuple[int, int] | None) -> Model:
-    """``inference.model_for`` (the shipped strategy, at the deal's score), read once per rules and score."""
-    key = (rules, score)
+def model_of(rules: RuleSet, score: tuple[int, int] | None, strategy: str | None = None) -> Model:
+    """``inference.model_for`` (the shipped strategy at the deal's score, or the equilibrium run `strategy`), read
+    once per rules, score and strategy."""
+    key = (rules, score, strategy)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            _MODELS[key] = model_for(rules, score=score)
+            _MODELS[key] = model_for(rules, strategy=strategy, score=score)
         return _MODELS[key]
 
 
-def weigh(values: CardValues, facts: LineDecisions | None, play: Play, inference: str
+def weigh(values: CardValues, facts: LineDecisions | None, play: Play, inference: str, strategy: str | None = None
           ) -> tuple[CardValues, Model | None]:
     """The values of a card decision with each world weighed by how likely the others' choices before it make
-    it (`inference` bids or full; unchanged for none), and the model that weighed them."""
+    it (`inference` bids or full; unchanged for none), and the model that weighed them (the others' bids read by
+    the equilibrium run `strategy`, default the shipped one)."""
     if inference == "none":
         return values, None
     if facts is None or values.hands is None:
         raise ValueError("weighing a card decision's worlds needs its line's decisions")
     k = next(i for i, p in enumerate(facts.plays) if p.event == play.event)
     evidence, score = evidence_of_line(facts, k)
-    model = model_of(facts.rules, score)
+    model = model_of(facts.rules, score, strategy)
     logw = log_weights(facts.rules, play.position.state, play.seat, values.hands, model, inference, evidence)
     return values.weighted(normalised(logw)), model
 

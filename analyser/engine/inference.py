@@ -3,7 +3,8 @@
 A seat at the table reads the others' choices: an eldest who stood probably holds a trump, a player
 who did not win a trick it could have probably could not. The model gives, for a seat dealt a
 world's hands, the probability of each choice it made, so a world is weighed by the product of those
-probabilities (its *likelihood*; ``world_log_weights`` returns its logarithm). Every other seat is
+probabilities (its *likelihood*; ``world_log_weight`` returns its logarithm, ``worlds.world_log_weights``
+for many deals, ``search.sample_weighted`` draws pimc's worlds by it). Every other seat is
 modelled, a partner included: the players at a table are people, not a known program.
 
 * **Bids** (the eldest's stand or beg, the dealer's gift; ``search.record_bid``): the probability the
@@ -50,8 +51,7 @@ BID_UNKNOWN, BID_STOOD, BID_GIVEN = 0, 1, 2
 MODEL_TEMPERATURE = 0.38
 MODEL_CARD_FLOOR = 0.55
 MODEL_BID_FLOOR = 0.045
-MODEL_HEURISTIC = 0.1  # pimc:model=heuristic: its own rules, a world's weight doubt ** mismatches (X_DOUBT = doubt)
-MODEL_FULL = -1.0      # pimc:model=full: this model (X_DOUBT below 0), worlds kept by likelihood (search.sample_weighted)
+MODEL_FULL = -1.0  # pimc:model=full: this model (X_DOUBT below 0), worlds kept by likelihood (search.sample_weighted)
 
 
 @njit(cache=True, _nrt=False)

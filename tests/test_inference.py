@@ -186,6 +186,10 @@ def test_full_inference_weighs_the_deals_and_says_so():
     first = text.stdout.splitlines()[0]
     assert "weighed by how likely the others' bids and cards make it" in first, first
     assert any(x.startswith("Where the cards are: ") and "J♥: " in x for x in text.stdout.splitlines())
+    explained = runner.invoke(app, README_HINT + ["--explain"]).stdout
+    assert "(--inference full): their bids read by equilibrium:results/trinidad-4p/equilibrium at 6:11" in explained
+    alike = runner.invoke(app, README_HINT + ["--explain", "--inference", "none"]).stdout
+    assert "each weighed alike" in alike and "(--inference none)" in alike
 
 
 def test_normalised_weights_sum_to_one():

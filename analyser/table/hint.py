@@ -9,7 +9,7 @@ in give the same answer with the same seed.
   hand, the turn-ups, its discards, every card played and by whom, so every void the others
   showed). The hidden cards are then dealt to the other seats in every way consistent with that
   (``engine.worlds``): when there are at most ``WORLD_LIMIT`` such deals, all of them (the values
-  are exact means over them, each deal weighed alike), otherwise `worlds` of them drawn at
+  are exact means over them), otherwise `worlds` of them drawn at
   random (``engine.search.sample_world``). Each deal is solved with every hand open, and every
   legal card valued on the same deals: the difference of two cards is paired deal by deal. With
   more than 24 cards in the hands (a trinidad deal after runs) a deal the solver does not finish
@@ -452,20 +452,33 @@ def card_text(hint: CardHint, explain: bool = False, where: str | None = None) -
     if explain:
         how = (f"all {v.values.shape[0]:,} ways the cards you have not seen can lie, given what you have seen (the "
                "cards played and by whom, the suits each player has shown it lacks, the turn-ups and your "
-               "discards), each weighed alike" if hint.exact else
+               "discards)" if hint.exact else
                f"{v.values.shape[0]:,} deals of the cards you have not seen, drawn at random among those that fit "
-               f"what you have seen (more than {WORLD_LIMIT:,} fit), each weighed alike, seed {hint.seed}")
+               f"what you have seen (more than {WORLD_LIMIT:,} fit), seed {hint.seed}")
+        if hint.model is None:
+            weighed = ("each weighed alike: the bids and the others' choices are read only for what they prove "
+                       "(--inference none), not for what they suggest")
+        else:
+            m = hint.model
+            weighed = (f"each weighed by how likely the others' {WEIGHED_BY[hint.inference]} make it "
+                       f"(--inference {hint.inference}): their bids read by {m.strategy}"
+                       + (f", their cards by the heuristic's order of preference, graded (temperature "
+                          f"{m.temperature:g}) with room for surprise (floor {m.card_floor:g})"
+                          if hint.inference == "full" else "")
+                       + f"; the answer rests on about {v.ess:,.0f} deals' worth of weight")
         lines += ["", "How this was computed:",
-                  f"- the deals: {how}; the bids and the others' choices are read only for what they prove "
-                  "(inference: none), not for what they suggest;",
+                  f"- the deals: {how}, {weighed};",
                   ("- each deal is solved with every hand open (perfect play by everyone from here on), and every "
                    "legal card is valued on the same deals;" if v.method != BOUNDED else
                    f"- too many cards to solve every deal whole: {v.method_note()} (every seat plays the heuristic's "
                    "card for the next tricks, then perfectly with every hand open); every legal card is valued on "
                    "the same deals;"),
                   "- the 95% CIs are " + ("zero-width: the means are exact over every deal that fits" if hint.exact
-                                          else "the sampling error of the deals drawn; the loss's CI is paired, "
-                                               "deal by deal") + ";",
+                                          else "the sampling error of the deals drawn (from the effective number of "
+                                               "deals where they are weighed); the loss's CI is paired, deal by "
+                                               "deal") + ";",
+                  "- where the cards are: under the same model, " + ("over every deal that fits" if hint.exact else
+                  f"over {HOLDER_WORLDS:,} deals drawn for it (no solving needed)") + ";",
                   "- perfect play with every hand open is more than anyone can do: the values are a guide to which "
                   "card keeps the most chances, not a promise of points."]
         if win:

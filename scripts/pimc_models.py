@@ -54,7 +54,8 @@ def main() -> int:
     key = {"matches": args.matches, "seed": args.seed}
     kept = json.loads(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {}
     if kept.get("key") != key:
-        kept = {"key": key, "command": " ".join(["python", "scripts/pimc_models.py", *sys.argv[1:]]), "pairings": {}}
+        kept = {"key": key, "command": f"python scripts/pimc_models.py --matches {args.matches} --seed {args.seed}",
+                "pairings": {}}
     pairings = [p for p in PAIRINGS if not args.only or f"{p[0]}~{p[1]}" == args.only]
     if not pairings:
         ap.error(f"--only {args.only!r}: pairings are {', '.join(f'{a}~{b}' for a, b in PAIRINGS)}")

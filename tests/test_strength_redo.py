@@ -8,29 +8,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from analyser.cli import app
+from conftest import SMALL_REPORT_PIMC, folder_files
 from analyser.report import strength_redo
 from analyser.report.strength_redo import KEPT, redo_strength
 from analyser.rules import make_rules
 
-PIMC = "pimc:worlds=6"
+PIMC = SMALL_REPORT_PIMC  # the pimc the shared report (conftest.report_dir) was built with
 MOVED = {"REPORT.md", "report.html", "report.json", "tournaments.png", "tables/tournaments.csv",
          "tables/tournaments.parquet"}
 
 
-@pytest.fixture(scope="module")
-def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("report") / "classic-2p"
-    result = CliRunner().invoke(app, ["report", "--rules", "classic", "--players", "2", "--deals", "2000", "--seed",
-                                      "4", "--threads", "2", "--out", str(out), "--pimc", PIMC])
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+files = folder_files  # every file under a folder with its bytes
 
 
 def test_the_redo_plays_every_tournament_again_and_changes_nothing_else(report_dir: Path, tmp_path: Path,

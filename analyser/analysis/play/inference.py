@@ -30,7 +30,7 @@ import numpy as np
 from ...engine.bits import rng_state
 from ...engine.inference import LEVEL_BIDS, LEVEL_FULL, MODEL_BID_FLOOR, MODEL_CARD_FLOOR, MODEL_TEMPERATURE
 from ...engine.worlds import world_log_weights
-from ...engine.layout import K_HEURISTIC, N_STATE, PS_HAND, PS_PLAYERS, T_BEG, T_GIVE
+from ...engine.layout import K_HEURISTIC, N_STATE, PS_PLAYERS, T_BEG, T_GIVE
 from ...engine.search import (
     BID_GIVEN, BID_STOOD, BID_UNKNOWN, SB_BID, SB_BID_SCORES, SB_BID_TURNUP, SB_HIST, SB_HIST_N, new_play_buffer,
     unseen_by,
@@ -243,11 +243,6 @@ def holders(state: np.ndarray, seat: int, hands: np.ndarray, weights: np.ndarray
         row["out"] = max(0.0, 1.0 - sum(row.values()))
         out[c] = row
     return out
-
-
-def hands_of(states: np.ndarray, players: int) -> np.ndarray:
-    """The hands (by seat) of play states, one a row: a (rows, players) uint64 array."""
-    return np.ascontiguousarray(states[:, PS_HAND:PS_HAND + players]).view(np.uint64)
 
 
 def weight_note(ess: float, deals: int) -> str | None:

@@ -106,33 +106,6 @@ def test_a_failing_task_is_retried_then_reported_as_one_error(client: Any) -> No
         bounded(lambda: executor.run(operator.truediv, [Task("one", (1, 0))], lambda task, result: None))
 
 
-def test_a_worker_killed_mid_run_loses_nothing(client: Any, tmp_path: Path) -> None:
-    # Last in the module: the nanny restarts the killed worker, under a new address.
-    # Chunks of 200,000 deals (about 0.2 s) so that the kill lands while one is being played.
-    run_spec = spec(seed=12, deals=1_600_000, chunk=200_000)
-    expected = runner.summary_json(runner.run(run_spec, 2))
-    pids = client.run(os.getpid)
-    killed: list[str] = []
-
-    def kill_a_busy_worker(chunk: runner.ChunkResult) -> None:
-        if killed:
-            return
-        deadline = time.monotonic() + 10  # a worker that just finished a chunk gets its next one in a moment
-        while not (busy := [address for address, keys in client.processing().items() if keys]):
-            assert time.monotonic() < deadline, "no worker had a chunk to lose"
-            time.sleep(0.01)
-        killed.append(busy[0])
-        os.kill(pids[busy[0]], signal.SIGKILL)
-
-    executor = DaskExecutor(client=client)
-    summary = bounded(lambda: runner.run(run_spec, executor, tmp_path / "run", on_chunk=kill_a_busy_worker))
-    assert killed and runner.summary_json(summary) == expected
-    deadline = time.monotonic() + 10  # the scheduler may notice the death after the last chunk came back
-    while killed[0] in client.scheduler_info()["workers"] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert killed[0] not in client.scheduler_info()["workers"]
-
-
 def test_a_tournament_on_the_cluster_is_the_one_on_local_threads(client: Any) -> None:
     rules = make_rules("trinidad", players=2)
     local = tournament.run_tournament(rules, "heuristic", "random", 240, seed=5, threads=2, chunk=30)
@@ -160,6 +133,33 @@ def test_a_search_players_tournament_on_the_cluster_is_the_one_on_one_thread(cli
 
 
 # ---- the command line -----------------------------------------------------------------------
+
+def test_a_worker_killed_mid_run_loses_nothing(client: Any, tmp_path: Path) -> None:
+    # Last in the module: the nanny restarts the killed worker, under a new address.
+    # Chunks of 200,000 deals (about 0.2 s) so that the kill lands while one is being played.
+    run_spec = spec(seed=12, deals=1_600_000, chunk=200_000)
+    expected = runner.summary_json(runner.run(run_spec, 2))
+    pids = client.run(os.getpid)
+    killed: list[str] = []
+
+    def kill_a_busy_worker(chunk: runner.ChunkResult) -> None:
+        if killed:
+            return
+        deadline = time.monotonic() + 10  # a worker that just finished a chunk gets its next one in a moment
+        while not (busy := [address for address, keys in client.processing().items() if keys]):
+            assert time.monotonic() < deadline, "no worker had a chunk to lose"
+            time.sleep(0.01)
+        killed.append(busy[0])
+        os.kill(pids[busy[0]], signal.SIGKILL)
+
+    executor = DaskExecutor(client=client)
+    summary = bounded(lambda: runner.run(run_spec, executor, tmp_path / "run", on_chunk=kill_a_busy_worker))
+    assert killed and runner.summary_json(summary) == expected
+    deadline = time.monotonic() + 10  # the scheduler may notice the death after the last chunk came back
+    while killed[0] in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert killed[0] not in client.scheduler_info()["workers"]
+
 
 def invoke(*args: str) -> tuple[int, str]:
     """Exit code and stderr."""

@@ -317,6 +317,23 @@ def test_readme_links_resolve():
                 assert (doc.parent / target).exists(), (doc.name, target)
 
 
+# Work-diary marks a reader of the repository cannot follow: an issue's number, a date.
+DIARY = re.compile(r"\b[Ii]ssues? ?#?\d+|(?:^|[^\w/&])#\d+\b|\b20\d\d-\d\d-\d\d\b", re.M)
+
+
+def test_docs_name_no_issue_numbers_or_dates():
+    """The README, docs/ and results/README.md say what the code does and which command or commit made a
+    figure; not which issue it came from or on which day (git keeps the history)."""
+    pages = [ROOT / "README.md", ROOT / "results" / "README.md", *sorted(DOCS.glob("*.md"))]
+    assert len(pages) > 10
+    found = [f"{page.relative_to(ROOT)}:{n}: {m.group(0).strip()}" for page in pages
+             for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+             for m in DIARY.finditer(line)]
+    assert not found, found
+    assert DIARY.search("until issue 31") and DIARY.search("see #31") and DIARY.search("on 2026-12-02")
+    assert not DIARY.search("seed 31, commit 5222953, docs/search.md#3, &#39;")
+
+
 def test_readme_quick_start_runs(tmp_path, monkeypatch):
     """Every command of the README's quick start runs (at test sizes) and prints what the README shows, numbers and
     verdicts aside; the report excerpt shown after `report` is in the REPORT.md it writes."""

@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "play": ("solver", "players"),     # the computer players at the table
 }
 
-# A faster machine than the development one compiles in about this share of its time (issue 28's machine: 60 s
+# A faster machine than the development one compiles in about this share of its time (one such machine: 60 s
 # for a cold `whatif`, 14 s for `solve`); a slower or busy one takes up to the second share.
 FASTER, SLOWER = 0.45, 1.3
 

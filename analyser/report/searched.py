@@ -1,8 +1,8 @@
 """Redo, in a finished report, the parts that the pimc search player measures, and nothing else.
 
-When pimc changes (issue 31: it now searches positions of more than 24 cards), three things in a report
-move: how often pimc follows each play tip (the play tips' observation), its tournaments, and the new row
-that plays it against itself as it was before (``strength.run_deal_row``). Everything else (strategy
+When pimc changes (as when it began to search positions of more than 24 cards), three things in a report
+move: how often pimc follows each play tip (the play tips' observation), its tournaments, and the row that
+plays it against ``pimc:max_cards=24`` on deals with runs (``strength.run_deal_row``). Everything else (strategy
 tables, equity, equilibria, the tips' own measurements, the heuristic's and the oracle's tournaments) is
 unchanged, and a full report of a 10-million-deal edition takes most of an hour. ``redo_search_parts``
 recomputes those three with the report's own sizes and seeds (``build.Sizes``; the same calls as

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .options import (
-    ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, ThreadsOpt, announce_engine, build_rules,
+    ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SeedOpt, SetOpt, ThreadsOpt, announce_engine, build_rules,
     check_output, file_errors, print_json, progress_bar,
 )
 
@@ -16,6 +16,7 @@ from .options import (
 def card(
     rules: RulesOpt = Preset("trinidad"),
     players: PlayersOpt = None,
+    set_: SetOpt = None,
     out: Annotated[Optional[Path], typer.Option(
         "--out", help="Write the card to this file: .png, .pdf, .svg or another type matplotlib writes "
                       "(without it the card is printed as text).")] = None,
@@ -25,13 +26,14 @@ def card(
     json_out: JsonOpt = False,
 ) -> None:
     """One page for the table: the eldest's and the dealer's rule of thumb, what each costs against the
-    equilibrium, how they shift near the target, and the published advice checked. Reads the shipped
-    results (results/PRESET-Np) for seed 1; computes what is missing otherwise."""
-    ruleset = build_rules(rules, players, None)
+    equilibrium, how they shift near the target and the exact scores where the equilibrium departs from that,
+    the published advice checked, and the rules assumed. Reads the shipped results (results/PRESET-Np) for
+    seed 1 when they were made for exactly these rules; computes what is missing otherwise (a --set variant:
+    seconds to a minute)."""
+    ruleset = build_rules(rules, players, set_)
     check_output(out, "--out", folder=False, force=force, image=True)
     from ..executor import LocalExecutor
-    from ..analysis.bidding.rules_of_thumb import MEASURE_DEALS
-    from ..report.card import card_text, draw_card, load_card
+    from ..report.card import DEPARTURE_AGREEMENT, assumed_rules, card_text, draw_card, load_card, planned_deals
 
     messages: list[str] = []
 
@@ -41,14 +43,16 @@ def card(
         messages.append(message)
         typer.echo(message, err=True)
 
-    with progress_bar("deals", 2 * MEASURE_DEALS) as bar:  # at most: a fit measures on two tensors
+    with progress_bar("deals", max(planned_deals(ruleset, seed), 1)) as bar:
         found = load_card(ruleset, seed, executor=LocalExecutor(threads), progress=bar.advance, say=say)
     if out is not None:
         with file_errors(out):
             draw_card(found, out)
         typer.echo(f"card written to {out}", err=True)
     if json_out:
-        print_json({"rules": ruleset.as_log_dict(), "rules_of_thumb": found.thumbs, "claims": found.claims,
-                    "source": found.source, "claims_source": found.claims_source})
+        print_json({"rules": ruleset.as_log_dict(), "assumes": assumed_rules(ruleset),
+                    "rules_of_thumb": found.thumbs, "claims": found.claims, "source": found.source,
+                    "claims_source": found.claims_source, "departure_threshold": DEPARTURE_AGREEMENT,
+                    "departures": found.departures})
     elif out is None:
         typer.echo(card_text(found), nl=False)

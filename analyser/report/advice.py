@@ -224,14 +224,15 @@ def redo_advice(rules: RuleSet, folder: Path, threads: int | None = None, execut
 def _redraw_card(rules: RuleSet, folder: Path, say: Callable[[str], None]) -> None:
     """The report's card drawn again from its rules of thumb and its tables/advice.csv (as the rules-of-thumb
     section draws it for a finished edition)."""
-    from .card import RULES_FOLDER, Card, draw_card
+    from .card import RULES_FOLDER, Card, draw_card, edition_departures
     from .rules_section import CARD_FILE, claims_of
 
     thumbs = folder / RULES_FOLDER / "rules.json"
     if not (folder / CARD_FILE).is_file() or not thumbs.is_file():
         return
     claims = claims_of(pd.read_csv(folder / "tables" / "advice.csv"))
-    card = Card(rules, json.loads(thumbs.read_text(encoding="utf-8")), claims, f"{folder.name}/{RULES_FOLDER}",
-                f"{folder.name}/tables/advice.csv")
+    fitted = json.loads(thumbs.read_text(encoding="utf-8"))
+    card = Card(rules, fitted, claims, f"{folder.name}/{RULES_FOLDER}", f"{folder.name}/tables/advice.csv",
+                edition_departures(rules, folder, fitted))
     draw_card(card, folder / CARD_FILE)
     say(f"{folder.name}: a verdict changed: {CARD_FILE} drawn again")

@@ -9,21 +9,29 @@ Where it comes from: a shipped edition (``results/<preset>-<players>p``, seed 1)
 (``rules-of-thumb/rules.json``, ``tables/advice.csv``); the card reads it and answers at once. Otherwise
 (another seed, a player count with no edition, an edition from before the rules of thumb) it computes what
 is missing, and says so on the card: the rules from the edition's equilibrium run when there is one, else
-from an equilibrium solved now; the advice check now.
+from an equilibrium solved now; the advice check now. A shipped file is read only when the rules it was made
+for (its ``rules`` object) are the asked ones: a variant (``--set``, e.g. an English table's ``void_play=any``
+on ``classic``) never reads another rule set's results; it is computed (seconds).
+
+The card also states the rules it assumes (``assumed_rules``: the parameters that change a player's choices, in
+plain words), and, under the near-target rules, the exact scores where the equilibrium departs from them
+(``departures``: read from the edition's equilibrium at every score, ``equilibrium-scores/scores.csv``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from ..rules import RuleSet
+from ..rules import RuleSet, make_rules
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 RULES_FOLDER = "rules-of-thumb"
@@ -34,6 +42,9 @@ VERDICT_MARK = {"supported": "✓", "contradicted": "✗", "inconclusive": "?"}
 SUITS = (("♠", "black"), ("♥", "#c8102e"), ("♦", "#c8102e"), ("♣", "black"))
 A5 = (5.83, 8.27)  # inches, portrait
 WRAP = 64          # characters per line at the card's type size
+DEPARTURE_AGREEMENT = 0.75  # an exact score is listed when its equilibrium agrees with the near-target rule on
+                            # fewer of the role's hands than this
+DEPARTURES_SHOWN = 4        # ... the worst this many on the card (--json lists them all)
 
 
 @dataclasses.dataclass
@@ -43,6 +54,7 @@ class Card:
     claims: list[dict[str, Any]]  # claim, verdict, estimate, ci95
     source: str                   # where the rules came from, in words
     claims_source: str
+    departures: list[dict[str, Any]] | None = None  # `departures`; None: no equilibrium at every score here
 
 
 def edition_folder(rules: RuleSet, results: Path = RESULTS) -> Path:
@@ -59,23 +71,25 @@ def load_card(rules: RuleSet, seed: int = 1, results: Path = RESULTS, executor: 
     from ..analysis.bidding import rules_of_thumb as rot
 
     folder = edition_folder(rules, results)
-    shipped = folder / RULES_FOLDER / "rules.json"
+    named = rules_name(rules)
     eq_run = folder / "equilibrium"
     where = folder.relative_to(results.parent) if folder.is_relative_to(results.parent) else folder
-    thumbs = json.loads(shipped.read_text(encoding="utf-8")) if shipped.is_file() else None
-    if thumbs is not None and _matches({**thumbs, "seed": thumbs["fit"]["seed"]}, rules, seed):
+    thumbs, how, _ = _plan(rules, seed, folder)
+    if how == "shipped" and thumbs is not None:
         source = f"{where}/{RULES_FOLDER} (shipped, seed {seed})"
-    elif (eq_run / "equilibrium.json").is_file() and _matches(_read(eq_run / "equilibrium.json"), rules, seed):
-        say(f"card: fitting the rules of thumb to the equilibrium in {where}/equilibrium")
+    elif how == "fit":
+        say(f"card: fitting the rules of thumb to the equilibrium in {where}/equilibrium and measuring them "
+            f"(a minute or two)")
         result = rot.fit_and_measure(rules, rot.FitInput.of_run(eq_run), rot.MEASURE_DEALS,
-                                     rot.edition_equity(rules, folder), _scores(folder), executor, progress, say)
+                                     rot.edition_equity(rules, folder), _scores(folder, rules), executor, progress,
+                                     say)
         thumbs = result.to_json()
         source = f"fitted now to {where}/equilibrium (seed {seed})"
     else:
         from ..analysis.bidding.equilibrium import run_equilibrium
 
-        say(f"card: no shipped equilibrium for {rules.preset}, {rules.players} players, seed {seed}: solving one "
-            f"on {CARD_EQUILIBRIUM_DEALS:,} decision deals")
+        say(f"card: no shipped equilibrium for {named}, seed {seed}: solving one on {CARD_EQUILIBRIUM_DEALS:,} "
+            f"decision deals, then measuring and checking the advice (seconds to a minute)")
         eq = run_equilibrium(rules, "heuristic", CARD_EQUILIBRIUM_DEALS, seed, "coarse", resamples=20,
                              executor=executor, progress=progress)
         result = rot.fit_and_measure(rules, rot.FitInput.of_result(eq, "an equilibrium solved now"),
@@ -83,23 +97,158 @@ def load_card(rules: RuleSet, seed: int = 1, results: Path = RESULTS, executor: 
         thumbs = result.to_json()
         source = f"an equilibrium solved now ({CARD_EQUILIBRIUM_DEALS:,} decision deals, seed {seed})"
     claims, claims_source = _claims(rules, seed, folder, where, executor, progress, say)
-    return Card(rules, thumbs, claims, source, claims_source)
+    return Card(rules, thumbs, claims, source, claims_source, edition_departures(rules, folder, thumbs))
+
+
+def _plan(rules: RuleSet, seed: int, folder: Path) -> tuple[dict[str, Any] | None, str, bool]:
+    """What `load_card` does for these rules: the shipped rules.json (or None), where the rules come from
+    ("shipped": read; "fit": fitted to the edition's equilibrium run; "solve": an equilibrium solved now) and
+    whether the advice check is read (True) or run now. A file counts only if made for exactly these rules and
+    seed."""
+    shipped = folder / RULES_FOLDER / "rules.json"
+    eq_json = folder / "equilibrium" / "equilibrium.json"
+    thumbs = _read(shipped) if shipped.is_file() else None
+    if thumbs is not None and _matches({**thumbs, "seed": thumbs["fit"]["seed"]}, rules, seed):
+        how = "shipped"
+    elif eq_json.is_file() and _matches(_read(eq_json), rules, seed):
+        how = "fit"
+    else:
+        how = "solve"
+    report = folder / "report.json"
+    advice = (folder / "tables" / "advice.csv").is_file() and report.is_file() and _matches(_read(report), rules, seed)
+    return thumbs, how, advice
+
+
+def planned_deals(rules: RuleSet, seed: int = 1, results: Path = RESULTS) -> int:
+    """The deals `load_card` will play for these rules (what its progress counts to): 0 when all is shipped."""
+    from ..analysis.bidding import rules_of_thumb as rot
+
+    folder = edition_folder(rules, results)
+    _, how, advice = _plan(rules, seed, folder)
+    deals = {"shipped": 0, "fit": rot.MEASURE_DEALS * (2 if rules.sides == 2 else 1),
+             "solve": CARD_EQUILIBRIUM_DEALS + CARD_MEASURE_DEALS}[how]
+    return deals + (0 if advice else 2 * CARD_ADVICE_DEALS)
 
 
 def _read(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _scores(folder: Path) -> pd.DataFrame | None:
-    path = folder / "equilibrium-scores" / "scores.csv"
-    return pd.read_csv(path) if path.is_file() else None
+def _scores(folder: Path, rules: RuleSet) -> pd.DataFrame | None:
+    """The edition's equilibrium at every score (scores.csv), if it was solved for exactly these rules
+    (scores.json's ``rules``)."""
+    path, meta = folder / "equilibrium-scores" / "scores.csv", folder / "equilibrium-scores" / "scores.json"
+    if not (path.is_file() and meta.is_file()) or _read(meta).get("rules") != rules.as_log_dict():
+        return None
+    return pd.read_csv(path)
+
+
+def edition_departures(rules: RuleSet, folder: Path, thumbs: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """`departures` from the report folder's equilibrium at every score, when it was solved for these rules and
+    `thumbs` has near-target rules; else None (not measured)."""
+    scores = _scores(Path(folder), rules) if thumbs.get("near_target") else None
+    return None if scores is None else departures(thumbs, scores)
+
+
+def variant_settings(rules: RuleSet) -> list[str]:
+    """``KEY=VALUE`` for every parameter that differs from the preset at this player count (``--set``)."""
+    from ..rules_text import value_text
+
+    base = make_rules(rules.preset, players=rules.players)
+    return [f"{k}={value_text(v)}" for k, v in dataclasses.asdict(rules).items()
+            if k != "preset" and v != getattr(base, k)]
+
+
+def rules_name(rules: RuleSet) -> str:
+    """'classic, 4 players' or 'classic, 4 players, with void_play=any'."""
+    extra = variant_settings(rules)
+    return f"{rules.preset}, {rules.players} players" + (f", with {', '.join(extra)}" if extra else "")
+
+
+def command(rules: RuleSet) -> str:
+    """The command that makes this card."""
+    return (f"allfours card --rules {rules.preset} --players {rules.players}"
+            + "".join(f" --set {x}" for x in variant_settings(rules)))
+
+
+# ---- the rules it assumes --------------------------------------------------------------------------
+
+KICK_WORDS = {"trinidad": "turn-up scores ace 1, six 2, jack 3", "tobago": "turn-up scores ace 1, two 2, jack 3",
+              "heels": "a jack turned up scores 1", "final-jack": "a jack turned up to fix trump scores 1",
+              "none": "no points for the turn-up"}
+TIE_WORDS = {"none": "tied Game: nobody scores", "dealer-opponents": "tied Game: the dealer's opponents score",
+             "non-dealer": "tied Game: the non-dealer scores"}
+
+
+def assumed_rules(rules: RuleSet) -> str:
+    """The rule parameters that change a player's choices, in one plain sentence (rules_text.py has each in full):
+    'Rules assumed: 14 to win; turn-up scores ace 1, six 2, jack 3; hang jack scores 3; ...'."""
+    parts = [f"{rules.target} to win", KICK_WORDS.get(rules.kick, f"kick {rules.kick}"),
+             "hang jack scores 3" if rules.hang_jack else "no hang jack",
+             "undertrumping allowed" if rules.undertrump == "allowed" else "no undertrumping",
+             "any card when void" if rules.void_play == "any" else "must trump when void",
+             f"gift {rules.gift}", f"run {rules.run_cards} cards",
+             "discard to six after a run" if rules.discard else "no discard"]
+    if rules.bunching:
+        parts.append("bunching")
+    parts.append(TIE_WORDS.get(rules.game_tie, f"tied Game: {rules.game_tie}"))
+    return "Rules assumed: " + "; ".join(parts) + "."
+
+
+# ---- exact scores that depart from the near-target rules --------------------------------------------
+
+
+def departures(thumbs: dict[str, Any], scores: pd.DataFrame,
+               threshold: float = DEPARTURE_AGREEMENT) -> list[dict[str, Any]]:
+    """Every (exact score, role, near-target situation) where the equilibrium's own action at that score takes
+    the situation's near-target rule on fewer than `threshold` of the role's hands (deal-weighted, a mixed entry
+    counting its probability, as the near-target agreement is measured), worst first. Each with the rule that
+    fits that score best, by the same search as the near-target rules, on that one score's hands: the list of
+    the card's size agreeing with the equilibrium there on the most hands."""
+    from ..analysis.bidding import rules_of_thumb as rot
+    from ..engine.evaluator import class_key
+
+    target = int(thumbs["rules"]["target"])
+    index = {class_key(c): i for i, c in enumerate(rot.CLASSES)}
+    out: list[dict[str, Any]] = []
+    for zone in thumbs.get("near_target") or []:
+        role = zone["role"]
+        near = rot.RuleList.from_json(zone["rule"])
+        size = rot.RuleList.from_json(chosen_row(thumbs, role)["rule"]).size
+        mine, theirs = ("eldest_score", "dealer_score") if role == "eldest" else ("dealer_score", "eldest_score")
+        frame = scores[scores["role"] == role]
+        frame = frame[frame[mine if zone["zone"] == "you" else theirs] >= target - int(zone["needing"])]
+        for (eldest, dealer), cell in frame.groupby(["eldest_score", "dealer_score"], sort=True):
+            n, p = np.zeros(len(rot.CLASSES)), np.zeros(len(rot.CLASSES))
+            for key, deals, prob in zip(cell["class"], cell["deals"], cell["p"]):
+                n[index[str(key)]], p[index[str(key)]] = float(deals), float(prob)
+            if n.sum() <= 0:
+                continue
+
+            def agreement(rule: Any) -> float:
+                x = rule.flags()
+                return float((n * (x * p + (1 - x) * (1 - p))).sum() / n.sum())
+
+            near_agreement = agreement(near)
+            if near_agreement >= threshold:
+                continue
+            best = rot.search(n * (2 * p - 1), role, size)[size]
+            out.append({"score": f"{int(eldest)}:{int(dealer)}", "role": role, "zone": zone["zone"],
+                        "situation": situation(zone), "rule": best.describe(), "agreement": agreement(best),
+                        "near_rule": near.describe(), "near_agreement": near_agreement})
+    out.sort(key=lambda d: (d["near_agreement"], d["score"], d["role"]))
+    return out
+
+
+def situation(zone: dict[str, Any]) -> str:
+    """'you need 2 or fewer' / 'the other side needs 2 or fewer'."""
+    return f"{'you need' if zone['zone'] == 'you' else 'the other side needs'} {zone['needing']} or fewer"
 
 
 def _claims(rules: RuleSet, seed: int, folder: Path, where: Any, executor: Any,
             progress: Callable[[int], None] | None, say: Callable[[str], None]) -> tuple[list[dict[str, Any]], str]:
     table = folder / "tables" / "advice.csv"
-    report = folder / "report.json"
-    if table.is_file() and report.is_file() and _matches(_read(report), rules, seed):
+    if _plan(rules, seed, folder)[2]:
         frame = pd.read_csv(table)
         claims = [{"claim": r["claim"], "verdict": r["verdict"], "estimate": float(r["estimate"]),
                    "ci95": [float(x) for x in r["95% CI"].strip("[]").split(",")]} for _, r in frame.iterrows()]
@@ -141,11 +290,11 @@ def cost_words(row: dict[str, Any]) -> str:
 def near_words(thumbs: dict[str, Any]) -> list[str]:
     """One line per role and zone: the equilibrium's actions there as a rule of the card's size."""
     if not thumbs.get("near_target"):
-        return ["Not measured here (no equilibrium at every score: three players, or none shipped)."]
+        return ["Not measured here (no equilibrium at every score: three players, or none shipped for these "
+                "rules)."]
     lines = []
     for z in thumbs["near_target"]:
-        who = "you need" if z["zone"] == "you" else "the other side needs"
-        head = f"{z['role'].capitalize()}, {who} {z['needing']} or fewer: "
+        head = f"{z['role'].capitalize()}, {situation(z)}: "
         if z["same_as_card"]:
             lines.append(head + f"the rule holds (the equilibrium's action there on {100 * z['agreement']:.0f}% "
                                 "of hands).")
@@ -155,29 +304,50 @@ def near_words(thumbs: dict[str, Any]) -> list[str]:
     return lines
 
 
+def departure_words(found: list[dict[str, Any]] | None, shown: int = DEPARTURES_SHOWN) -> list[str]:
+    """The exact scores that depart from the near-target rules, the worst `shown`, and how many more."""
+    if found is None:
+        return []
+    share = f"{100 * DEPARTURE_AGREEMENT:.0f}%"
+    if not found:
+        return [f"At every exact score near the target the rule above takes the equilibrium's action on at least "
+                f"{share} of hands."]
+    lines = [f"Exact scores where the equilibrium leaves the near-target rule (which takes its action there on under "
+             f"{share} of hands), scores eldest's side first, each with the rule that fits there and the share of "
+             f"hands it gets right:"]
+    for d in found[:shown]:
+        lines.append(f"– {d['score']}, {d['role']}, {d['situation']}: {' '.join(d['rule'])} "
+                     f"({100 * d['agreement']:.0f}%; the near-target rule: {100 * d['near_agreement']:.0f}%)")
+    if len(found) > shown:
+        rest = len(found) - shown
+        lines.append(f"... and {rest} more score{'s' if rest > 1 else ''} (allfours card --json lists them all).")
+    return lines
+
+
 def claim_words(claim: dict[str, Any]) -> str:
     return f"{VERDICT_MARK.get(claim['verdict'], '?')} {claim['verdict']}: {claim['claim']}"
 
 
 def sections(card: Card) -> list[tuple[str, list[str]]]:
     """(heading, lines) of the card, in order: the one source of the text card and the drawn one."""
-    out = []
+    out = [("", [assumed_rules(card.rules)])]
     for role in ("eldest", "dealer"):
         row = chosen_row(card.thumbs, role)
         out.append((ROLE_TITLES[role], [f"{k}. {line}" for k, line in enumerate(row["text"], 1)]
                     + [f"({row['lines']} line{'s' if row['lines'] > 1 else ''}: {cost_words(row)}.)"]))
-    out.append((f"NEAR THE TARGET ({card.rules.target} points)", near_words(card.thumbs)))
+    out.append((f"NEAR THE TARGET ({card.rules.target} points)",
+                near_words(card.thumbs) + departure_words(card.departures)))
     out.append(("THE PUBLISHED ADVICE, CHECKED", [claim_words(c) for c in card.claims]))
     m = card.thumbs["measure"]
     out.append(("", [f"Rules fitted to the bidding equilibrium (hand classes, net points at 0:0, the other role "
                      f"playing the equilibrium): {card.source}; costs measured on {m['deals']:,} fresh deals "
                      f"(seed {m['seed']}), never the fitting ones. Advice: {card.claims_source}. "
-                     f"Regenerate: allfours card --rules {card.rules.preset} --players {card.rules.players}"]))
+                     f"Regenerate: {command(card.rules)}"]))
     return out
 
 
 def title(card: Card) -> str:
-    return f"All Fours strategy card: {card.rules.preset}, {card.rules.players} players"
+    return f"All Fours strategy card: {rules_name(card.rules)}"
 
 
 def card_text(card: Card) -> str:
@@ -191,41 +361,56 @@ def card_text(card: Card) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+RULE_LINE = re.compile(r"^\d+\. ")  # "1. With no trump: beg.": a rule's line, in large bold type
+BOTTOM = 24.0                        # points: the margin the card's text stays above
+
+
 def draw_card(card: Card, path: Path) -> Path:
-    """The card as one A5 page (png, pdf, svg or any type matplotlib writes, by `path`'s ending)."""
+    """The card as one A5 page (png, pdf, svg or any type matplotlib writes, by `path`'s ending). Text that would
+    run past the page's foot is drawn again smaller (and wrapped wider) until it fits."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=A5)
-    FigureCanvasAgg(fig)
+    scale = 1.0
+    while True:
+        fig = Figure(figsize=A5)
+        FigureCanvasAgg(fig)
+        if _lay_out(fig, card, scale) >= BOTTOM or scale < 0.6:
+            break
+        scale *= 0.95
+    path = Path(path)
+    fig.savefig(path, dpi=200)
+    return path
+
+
+def _lay_out(fig: Any, card: Card, scale: float) -> float:
+    """Put the card's text on `fig` with every type size times `scale`; returns the height (points) left below."""
     height = A5[1] * 72.0  # points
     y = height - 30.0
 
     def put(text: str, size: float, x: float = 22.0, **style: Any) -> None:
         nonlocal y
-        fig.text(x / (A5[0] * 72.0), y / height, text, fontsize=size, va="top", ha="left",
+        fig.text(x / (A5[0] * 72.0), y / height, text, fontsize=size * scale, va="top", ha="left",
                  family="DejaVu Sans", **style)
-        y -= size * 1.35
+        y -= size * scale * 1.35
 
     for k, (suit, colour) in enumerate(SUITS):  # the four suits, hearts and diamonds red
         fig.text((A5[0] * 72.0 - 100 + 20 * k) / (A5[0] * 72.0), y / height, suit, fontsize=18, color=colour,
                  va="top", ha="left", family="DejaVu Sans")
     put(title(card).replace(": ", ":\n", 1).split("\n")[0], 15, weight="bold")
     put(title(card).split(": ", 1)[1], 12)
-    y -= 8
+    y -= 8 * scale
     for heading, body in sections(card):
         if heading:
             put(heading, 10.5, weight="bold", color="#1a3a6b")
         small = not heading or heading.startswith("THE PUBLISHED") or heading.startswith("NEAR")
         for line in body:
-            rule_line = line[:2].rstrip(".").isdigit()
+            rule_line = bool(RULE_LINE.match(line))
             size = 10 if rule_line else 7.5 if small else 7.8
-            width = 58 if rule_line else WRAP + 10
+            width = int((58 if rule_line else WRAP + 10) / scale)
             for part_no, part in enumerate(textwrap.wrap(line, width)):
                 colour = "#c8102e" if line.startswith("✗") else "black"
                 put(part, size, x=30.0 if part_no == 0 else 40.0, color=colour,
                     weight="bold" if rule_line else "normal")
-        y -= 7
-    path = Path(path)
-    fig.savefig(path, dpi=200)
-    return path
+        y -= 7 * scale
+    return y

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..analysis.bidding import rules_of_thumb as rot
 from ..rules import RuleSet
-from .card import RULES_FOLDER, Card, draw_card, near_words
+from .card import RULES_FOLDER, Card, draw_card, edition_departures, near_words
 from .document import Document, splice_sections
 
 HEADING = "Rules of thumb fitted to the equilibrium"
@@ -112,7 +112,8 @@ def add_to_edition(rules: RuleSet, folder: Path, deals: int = rot.MEASURE_DEALS,
     thumbs = rules_part(rules, fit, deals, rot.edition_equity(rules, folder),
                         pd.read_csv(scores_csv) if scores_csv.is_file() else None, folder, executor, say)
     claims = claims_of(pd.read_csv(folder / "tables" / "advice.csv"))
-    card = Card(rules, thumbs, claims, f"{folder.name}/{RULES_FOLDER}", f"{folder.name}/tables/advice.csv")
+    card = Card(rules, thumbs, claims, f"{folder.name}/{RULES_FOLDER}", f"{folder.name}/tables/advice.csv",
+                edition_departures(rules, folder, thumbs))
     doc = Document("section")
     numbers: dict[str, Any] = {}
 

@@ -6,11 +6,13 @@ with its 95% band, to see a what-if settle; ``class_difference_heatmap`` draws a
 strategy table (beg - stand or give - run by hand class: rows the trumps held,
 columns the flags A, J, lo), each cell with its value, 95% CI half-width and the
 recommended option written in it; ``score_strategy_heatmaps`` draws the equilibrium's
-probabilities by score for a few hand classes, one panel each.
+probabilities by score for a few hand classes, one panel each, hatching the cells known not to be settled.
+Every chart that shows a score says whose score comes first (``score_order``).
 """
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,8 +21,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from ..engine.evaluator import decode_class
+from ..policy import policy_label
 from .stats import Z95, running_estimates
 from ..vocabulary import ROLE
 
@@ -34,6 +38,16 @@ def _save(fig: Figure, path: Path) -> Path:
     FigureCanvasAgg(fig)
     fig.savefig(path, dpi=120)
     return path
+
+
+def score_order(parts: int) -> str:
+    """Whose score comes first in a score written ``a:b`` (two sides) or ``a:b:c`` (three players), as
+    ``--score`` takes it.
+
+    >>> score_order(2), score_order(3)
+    ("the eldest's side first", 'the eldest first, the dealer last')
+    """
+    return "the eldest's side first" if parts <= 2 else "the eldest first, the dealer last"
 
 
 def cell_label(percent: float) -> str:
@@ -63,12 +77,12 @@ def equity_heatmap(table: EquityTable, path: Path) -> Path:
             ax.text(b, a, cell_label(value), ha="center", va="center", fontsize=font, color=colour)
     ax.set_xticks(range(t))
     ax.set_yticks(range(t))
-    ax.set_xlabel("opponents' score before the deal")
+    ax.set_xlabel("opponents' (the eldest's side's) score before the deal")
     ax.set_ylabel("dealer's side's score before the deal")
     rules = table.rules
-    ax.set_title(f"Match equity: {rules.preset}, {rules.players} players, target {t}, policy {table.policy}\n"
-                 f"{table.deals_per_cell:,} deals per cell; every 95% CI within \u00b1{half.max():.1f} percentage points",
-                 fontsize=9)
+    ax.set_title(f"Match equity: {rules.preset}, {rules.players} players, target {t}, policy {policy_label(table.policy)}\n"
+                 f"{table.deals_per_cell:,} deals per cell; every 95% CI within \u00b1{half.max():.1f} percentage points\n"
+                 f"a score a:b ({score_order(2)}) is the cell in row b, column a", fontsize=9)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -143,19 +157,25 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     return _save(fig, path)
 
 
-def score_strategy_heatmaps(matrices: list[np.ndarray], classes: list[str], path: Path, title: str) -> Path:
+def score_strategy_heatmaps(matrices: list[np.ndarray], classes: list[str], path: Path, title: str,
+                            unsettled: list[np.ndarray] | None = None, legend: str | None = None) -> Path:
     """Small multiples: one class's probability (of begging or giving) by score per panel, rows the
     eldest's side's score before the deal, columns the dealer's side's, each cell's value in % written in it;
-    blank where the class was never met at that score."""
+    blank where the class was never met at that score. `unsettled` (one boolean matrix per panel): the cells
+    known not to be settled, hatched with a "?" after their value; `legend` is written under the panels to
+    say what the mark means."""
     k = max(1, len(matrices))
     cols = min(3, k)
     rows = -(-k // cols)
     t = matrices[0].shape[0] if matrices else 1
     side = max(3.2, 0.3 * t + 1.2)
-    fig = Figure(figsize=(cols * side + 1.0, rows * side + 0.8), layout="constrained")
+    width = cols * side + 1.0
+    legend_lines = textwrap.wrap(legend, int(width * 13)) if legend else []  # about 13 characters an inch at 8 pt
+    fig = Figure(figsize=(width, rows * side + 1.0 + 0.17 * len(legend_lines)), layout="constrained")
     font = 6 if t > 10 else 7
     image = None
-    for i, (matrix, cls) in enumerate(zip(matrices, classes)):
+    marks = unsettled if unsettled is not None else [np.zeros((t, t), dtype=bool)] * len(matrices)
+    for i, (matrix, cls, mark) in enumerate(zip(matrices, classes, marks)):
         ax = fig.add_subplot(rows, cols, i + 1)
         image = ax.imshow(np.ma.masked_invalid(100 * matrix), origin="lower", cmap="RdBu", vmin=0, vmax=100,
                           aspect="equal")
@@ -163,8 +183,16 @@ def score_strategy_heatmaps(matrices: list[np.ndarray], classes: list[str], path
             for b in range(t):
                 if np.isfinite(matrix[a, b]):
                     value = 100 * matrix[a, b]
-                    ax.text(b, a, cell_label(value), ha="center", va="center", fontsize=font,
-                            color="white" if abs(value - 50) > 30 else "black")
+                    colour = "white" if abs(value - 50) > 30 else "black"
+                    text = cell_label(value)
+                    box = None
+                    if mark[a, b]:  # hatched, outlined, the value on a plain patch so the hatching never hides it
+                        ax.add_patch(Rectangle((b - 0.5, a - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.15",
+                                               linewidth=1.2))
+                        text += "?"
+                        colour = "black"
+                        box = {"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.85}
+                    ax.text(b, a, text, ha="center", va="center", fontsize=font, color=colour, bbox=box)
         ax.set_title(cls, fontsize=9)
         ax.set_xticks(range(0, t, 2 if t > 10 else 1))
         ax.set_yticks(range(0, t, 2 if t > 10 else 1))
@@ -174,5 +202,8 @@ def score_strategy_heatmaps(matrices: list[np.ndarray], classes: list[str], path
     if image is not None:
         bar = fig.colorbar(image, ax=fig.axes, fraction=0.03, pad=0.02)
         bar.set_label("probability, %")
-    fig.suptitle(title, fontsize=9)
+    fig.suptitle(f"{title}\nrows: the eldest's side's score before the deal, columns: the dealer's side's "
+                 f"(a score a:b, {score_order(2)}, is row a, column b)", fontsize=9)
+    if legend_lines:
+        fig.supxlabel("\n".join(legend_lines), fontsize=8)
     return _save(fig, path)

@@ -11,6 +11,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..analysis.charts import score_order
+
 
 def _save(fig: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -22,7 +24,9 @@ def _save(fig: Figure, path: Path) -> Path:
 
 def score_shift_chart(frame: pd.DataFrame, path: Path, title: str) -> Path:
     """Horizontal bars of (better option minus the other) in match-win percentage points
-    per score, with 95% CI error bars; the option each bar favours is written on it."""
+    per score, with 95% CI error bars; the option each bar favours is written on it. The scores
+    (``a:b``, or ``a:b:c`` with three players) are as ``--score`` takes them: the axis says whose
+    comes first."""
     fig = Figure(figsize=(8, 0.55 * len(frame) + 1.6))
     ax = fig.add_subplot()
     y = np.arange(len(frame))[::-1]
@@ -31,7 +35,9 @@ def score_shift_chart(frame: pd.DataFrame, path: Path, title: str) -> Path:
     ax.barh(y, diff, xerr=half, color="0.75", edgecolor="black", hatch="//", capsize=4,
             error_kw={"elinewidth": 1.2})
     ax.axvline(0, color="black", lw=0.9)
-    ax.set_yticks(y, [f"score {s}\n{lbl}" for s, lbl in zip(frame["score"], frame["score_label"])], fontsize=8)
+    ax.set_yticks(y, [f"{s}\n{lbl}" for s, lbl in zip(frame["score"], frame["score_label"])], fontsize=8)
+    parts = str(frame["score"].iloc[0]).count(":") + 1 if len(frame) else 2
+    ax.set_ylabel(f"score before the deal\n({score_order(parts)})", fontsize=9)
     for yi, d, h, text in zip(y, diff, half, frame["favours"]):
         end = d + h if d >= 0 else d - h  # beyond the error bar, so the words never cover it
         ax.text(end, yi, f"  {text}  ", va="center", ha="left" if d >= 0 else "right", fontsize=8)

@@ -938,11 +938,41 @@ def score_matrix(frame: pd.DataFrame, role: str, cls: str, target: int) -> np.nd
     return out
 
 
+SCORES_MARK = (f"Hatched, \"?\" after the value: not settled (the equilibrium mixes there: P between {SETTLED:.0%} "
+               f"and {1 - SETTLED:.0%}). No 95% CI is kept per score (one solve per score, no bootstrap), "
+               "so a cell not hatched is not shown to be settled either.")
+
+
+def unsettled_by_score(matrix: np.ndarray) -> np.ndarray:
+    """The cells of a by-score table (P(beg) or P(give)) known not to be settled: those where the equilibrium
+    mixes, its probability strictly between SETTLED and 1 - SETTLED (an interval around it cannot lie within
+    SETTLED of always or never). Without an interval per score no cell is known to be settled."""
+    with np.errstate(invalid="ignore"):
+        return (matrix > SETTLED) & (matrix < 1 - SETTLED)
+
+
+def draw_score_heatmaps(frame: pd.DataFrame, rules: RuleSet, play: str, deals: int, out_dir: Path) -> list[Path]:
+    """The by-score heatmaps (``scores-eldest.png``, ``scores-dealer.png``) from the per-score frame
+    (``ScoresResult.frame()``, or ``scores.parquet`` read back): the main classes' probability by score, the
+    cells known not to be settled hatched."""
+    from ..charts import score_strategy_heatmaps
+
+    paths = []
+    for role in ("eldest", "dealer"):
+        classes = main_classes(frame, role)
+        matrices = [score_matrix(frame, role, cls, rules.target) for cls in classes]
+        words = ROLE[role]
+        paths.append(score_strategy_heatmaps(
+            matrices, classes, Path(out_dir) / HEATMAP_FILE.format(role=role),
+            f"P({words.option1}) at the equilibrium by score, {role}: {rules.preset}, {rules.players} players, "
+            f"play {policy_label(play)}, {deals:,} deals",
+            [unsettled_by_score(m) for m in matrices], SCORES_MARK))
+    return paths
+
+
 def write_scores(result: ScoresResult, out_dir: Path) -> Path:
     """scores.parquet/.csv (per score, role and class), score-values.csv, scores.json and one heatmap per role
     (``scores-eldest.png``, ``scores-dealer.png``: the main classes' probability by score)."""
-    from ..charts import score_strategy_heatmaps
-
     out_dir.mkdir(parents=True, exist_ok=True)
     result.out_dir = out_dir
     frame = result.frame()
@@ -953,15 +983,7 @@ def write_scores(result: ScoresResult, out_dir: Path) -> Path:
                    "heuristic_exploitability": c["exploitability"]["heuristic"],
                    "equilibrium_exploitability": c["exploitability"]["equilibrium"]} for c in result.cells]
                  ).to_csv(out_dir / "score-values.csv", index=False)
-    t = result.rules.target
-    for role in ("eldest", "dealer"):
-        classes = main_classes(frame, role)
-        matrices = [score_matrix(frame, role, cls, t) for cls in classes]
-        words = ROLE[role]
-        score_strategy_heatmaps(matrices, classes, out_dir / HEATMAP_FILE.format(role=role),
-                                f"P({words.option1}) at the equilibrium by score, {role}: {result.rules.preset}, "
-                                f"{result.rules.players} players, play {policy_label(result.play)}, "
-                                f"{result.deals:,} deals")
+    draw_score_heatmaps(frame, result.rules, result.play, result.deals, out_dir)
     (out_dir / f"{SCORES_FILE}.json").write_text(json.dumps({**result.to_json(), **meta_fields()}, indent=1)
                                                  + "\n", encoding="utf-8")
     return out_dir

@@ -336,10 +336,26 @@ def default_out_dir(rules: RuleSet, seed: int) -> Path:
     return Path("runs") / f"strategy-{rules.preset}-{rules.players}p-seed{seed}"
 
 
+def draw_class_charts(finals: dict[str, pd.DataFrame], rules: RuleSet, score: tuple[int, ...] | list[int], deals: int,
+                      seed: int, out_dir: Path) -> list[Path]:
+    """The two class charts (beg - stand, give - run) from each role's final round (``StrategyResult.final``,
+    or the run folder's table read back, its ``final`` rows)."""
+    from ..charts import class_difference_heatmap, score_order
+
+    paths = []
+    for role in ROLES:
+        final = finals[role]
+        if len(final):
+            paths.append(class_difference_heatmap(
+                final, role, Path(out_dir) / ROLE[role].chart_file,
+                f"{ROLE[role].diff} by {role}'s hand class: {rules.preset}, {rules.players} players, score "
+                f"{':'.join(map(str, score))} ({score_order(len(score))}), round {int(final['round'].iloc[0])}, "
+                f"{deals:,} decision deals per round, seed {seed}"))
+    return paths
+
+
 def write_run(result: StrategyResult, out_dir: Path) -> Path:
     """meta.json, eldest/dealer .parquet and .csv, rounds.csv, tuned.json and the two charts."""
-    from ..charts import class_difference_heatmap
-
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     result.out_dir = out_dir
@@ -354,15 +370,8 @@ def write_run(result: StrategyResult, out_dir: Path) -> Path:
                                                    "follow the heuristic's rules"}
     (out_dir / TUNED_FILE).write_text(json.dumps(tuned_document(result.tuned_row, extra), indent=1) + "\n",
                                       encoding="utf-8")
-    for role in ROLES:
-        final = result.final(role)
-        if len(final):
-            r = result.rules
-            class_difference_heatmap(
-                final, role, out_dir / ROLE[role].chart_file,
-                f"{ROLE[role].diff} by {role}'s hand class: {r.preset}, {r.players} players, score "
-                f"{':'.join(map(str, result.score))}, round {int(final['round'].iloc[0])}, "
-                f"{result.deals:,} decision deals per round, seed {result.seed}")
+    draw_class_charts({role: result.final(role) for role in ROLES}, result.rules, result.score, result.deals,
+                      result.seed, out_dir)
     (out_dir / "meta.json").write_text(json.dumps(result.meta(), indent=1) + "\n", encoding="utf-8")
     return out_dir
 

@@ -107,8 +107,10 @@ def test_text_agrees_with_tables(report_dir):
     numbers = json.loads((report_dir / "report.json").read_text())
     final = {role: pd.read_csv(report_dir / "strategy" / f"{role}.csv") for role in ("eldest", "dealer")}
     thumbs = rules_of_thumb(*(f[f["final"]] for f in final.values()))
-    assert numbers["rules_of_thumb"] == thumbs
-    assert f"**Eldest:** {thumbs['eldest']}" in md and f"**Dealer, when the eldest begs:** {thumbs['dealer']}" in md
+    assert numbers["best_response_rules"] == thumbs  # the best responses, read as rules, under their own heading
+    best = md[md.index("## Best responses to the heuristic"):]
+    assert f"eldest, {thumbs['eldest']} Dealer, when the eldest begs: {thumbs['dealer']}" in best
+    assert "**Eldest:**" not in best
     advice = pd.read_csv(report_dir / "tables" / "advice.csv")
     for claim, verdict, finding in zip(advice["claim"], advice["verdict"], advice["finding"]):
         assert f"**{verdict}: {finding}**: \"{claim}\"" in md
@@ -116,6 +118,36 @@ def test_text_agrees_with_tables(report_dir):
         | {f for f in advice["finding"] if f.startswith("mostly ")}
     assert set(advice["verdict"]) <= {"supported", "contradicted", "inconclusive"}
     assert "allfours report" in md and "--seed 3" in md  # the command that regenerates it
+
+
+def test_the_report_leads_with_the_equilibrium_and_speaks_with_one_voice(report_dir):
+    """Its rules of thumb are the card's, fitted to its equilibrium; the best responses come after, marked."""
+    from analyser.report.card import Card, card_text
+    from analyser.rules import make_rules
+
+    md = (report_dir / "REPORT.md").read_text()
+    numbers = json.loads((report_dir / "report.json").read_text())
+    fitted = json.loads((report_dir / "rules-of-thumb" / "rules.json").read_text())
+    headings = [line for line in md.splitlines() if line.startswith("## ")]
+    assert headings[:2] == ["## Rules of thumb", "## The bidding game's equilibrium"]
+    assert headings.index("## Best responses to the heuristic") > headings.index("## Match equity")
+    lead = md[md.index("## Rules of thumb\n"):md.index("## The bidding game's equilibrium")]
+    card = card_text(Card(make_rules("classic", players=2), fitted, [], "", ""))
+    for role, who in (("eldest", "Eldest"), ("dealer", "Dealer, when the eldest begs")):
+        chosen = next(r for r in fitted["sizes"] if r["role"] == role and r["size"] == fitted["chosen"][role])
+        assert numbers["rules_of_thumb"][role] == " ".join(chosen["text"])
+        assert f"**{who}:** {' '.join(chosen['text'])}" in lead
+        assert all(line in card for line in chosen["text"])  # the card prints the same rule
+    assert fitted["fit"]["source"].endswith("equilibrium")
+    assert "![The strategy card" in lead
+    # The score parts play the equilibrium's bids; the tournaments measure it against the heuristic.
+    assert "with the equilibrium's bids and the heuristic's card play" in md
+    assert {"tuned", "equilibrium"} <= {row["a"] for row in numbers["tournaments"]}
+    # A class whose best response changed in the last round is marked where the table shows it.
+    for role in ("eldest", "dealer"):
+        final = pd.read_csv(report_dir / "strategy" / f"{role}.csv").query("final and n > 0")
+        shown = pd.read_csv(report_dir / "tables" / f"{role}-classes.csv")
+        assert list(shown["settled"].str.startswith("unsettled")) == list(final["changed"])
 
 
 def test_the_equilibrium_section(report_dir):
@@ -222,7 +254,8 @@ def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sen
     numbers = json.loads((copy / "report.json").read_text())
     for claim in numbers["play_advice"]:
         claim["followed_by_player"]["followed"] = -1  # spoilt: the redo must put them back
-    numbers["tournaments"][2]["a_win_rate"] = 2.0
+    searched_row = next(row for row in numbers["tournaments"] if row["a"].startswith("pimc"))
+    searched_row["a_win_rate"] = 2.0
     (copy / "report.json").write_text(json.dumps(numbers))
     md = (copy / "REPORT.md").read_text()
     md = md.replace("## Play advice\n", "## Play advice\n\nstale words\n\n")

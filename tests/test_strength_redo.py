@@ -30,7 +30,7 @@ def test_the_redo_plays_every_tournament_again_and_changes_nothing_else(report_d
     copy = tmp_path / "classic-2p"
     shutil.copytree(report_dir, copy)
     numbers = json.loads((copy / "report.json").read_text())
-    assert [row["a"] for row in numbers["tournaments"]] == ["heuristic", "tuned", PIMC, "oracle", PIMC]
+    assert [row["a"] for row in numbers["tournaments"]] == ["heuristic", "tuned", "equilibrium", PIMC, "oracle", PIMC]
     for row in numbers["tournaments"]:
         row["a_win_rate"] = 2.0  # spoilt: every row must be played again
     numbers["run_deals"]["run_deals"] = -1

@@ -44,13 +44,16 @@ from ..rules import RuleSet
 from ..rules_text import describe
 from ..analysis.bidding.rules_of_thumb import FitInput
 from .advice import EQUILIBRIUM_SECTION, advice_section, equilibrium_advice_section
-from .card import RULES_FOLDER, Card
+from .card import RULES_FOLDER, Card, departures, draw_card
 from .charts import score_shift_chart
-from .rules_section import rules_part, rules_section
+from .lead import (
+    BEST_RESPONSE_HEADING, best_response_intro, class_note, lead_policy, lead_rules, lead_section, settled_words,
+)
+from .rules_section import CARD_FILE, rules_part, rules_section
 from .document import Document
 from .folder import Partial
 from .play import play_section
-from .sections import Pairing, player_strength, score_shifts
+from .sections import bidding_pairings, player_strength, score_shifts
 from .strength import pimc_before, run_deal_row, run_frequencies, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
 from .thumb import rules_of_thumb
 
@@ -92,7 +95,7 @@ class Sizes:
                    matches=max(200, min(20_000, deals // 500)), whatif=max(2000, min(50_000, deals // 200)),
                    equilibrium=max(2000, min(deals, 1_000_000)),
                    play_deals=max(2000, min(500_000, deals // 10)), play_matches=max(200, min(50_000, deals // 100)),
-                   # pimc searches every position of a deal with runs (issue 31): a match costs it about six
+                   # pimc searches every position of a deal with runs (the bounded search): a match costs it about six
                    # times what it did, so at most 500 matches a pairing (the win share's CI about +-0.044)
                    search_matches=max(20, min(500, deals // 5000)),
                    run_deals=max(40, min(1000, deals // 2000)),
@@ -122,6 +125,7 @@ def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
         f"{b} - {a}": rows["diff_mean"].round(3),
         "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(rows["diff_ci_lo"], rows["diff_ci_hi"])],
         "choose": [r + ("?" if z else "") for r, z in zip(rows["recommend"], rows["ci_includes_zero"])],
+        "settled": settled_words(rows),
     })
 
 
@@ -158,19 +162,6 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     strategy = run_part("strategy", f"strategy tables: {sizes.strategy:,} decision deals per round",
                         lambda: run_strategy(rules, policy, sizes.strategy, seed, out_dir=out / "strategy",
                                              threads=threads, executor=executor))
-    tuned = f"tuned:{out / 'strategy'}"
-    equity: EquityTable | None = None
-    if rules.sides == 2:
-        _reuse_equity(rules, tuned, report_dir / "equity", out / "equity", sizes.equity_per_cell, seed)
-        if cached_table(rules, tuned, out / "equity", sizes.equity_per_cell, seed) is None:
-            note = (f"match equity: {build_notice(rules, sizes.equity_per_cell, threads)}, "
-                    f"{sizes.equity_per_cell:,} deals per score cell")
-        else:
-            note = "match equity: the table in the report folder's cache"
-        equity = run_part("equity", note, lambda: equity_table(rules, tuned, sizes.equity_per_cell, seed,
-                                                                out / "equity", threads=threads,
-                                                                executor=executor)[0])
-
     def advice_part() -> AdviceResult:
         found = check_advice(rules, policy, sizes.advice, seed, threads=threads, executor=executor)
         return add_play_tips(found, sizes.play_deals, sizes.play_matches, executor=executor, observer=pimc)
@@ -187,12 +178,24 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                        lambda: run_equilibrium(rules, policy, sizes.equilibrium, seed, "fine",
                                                resamples=EQUILIBRIUM_RESAMPLES, out_dir=out / "equilibrium-fine",
                                                threads=threads, executor=executor))
+    lead = lead_policy(out)  # the score parts play the equilibrium's bids (lead.py)
+    equity: EquityTable | None = None
+    if rules.sides == 2:
+        _reuse_equity(rules, lead, report_dir / "equity", out / "equity", sizes.equity_per_cell, seed)
+        if cached_table(rules, lead, out / "equity", sizes.equity_per_cell, seed) is None:
+            note = (f"match equity: {build_notice(rules, sizes.equity_per_cell, threads)}, "
+                    f"{sizes.equity_per_cell:,} deals per score cell")
+        else:
+            note = "match equity: the table in the report folder's cache"
+        equity = run_part("equity", note, lambda: equity_table(rules, lead, sizes.equity_per_cell, seed,
+                                                                out / "equity", threads=threads,
+                                                                executor=executor)[0])
     by_score = None
     if equity is not None:
         table = equity
         by_score = run_part("equilibrium-scores",
                             f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score",
-                            lambda: run_all_scores(rules, tuned, sizes.equilibrium, seed, "coarse", table,
+                            lambda: run_all_scores(rules, lead, sizes.equilibrium, seed, "coarse", table,
                                                    out / "equilibrium-scores", threads=threads, executor=executor))
     fit = FitInput.of_result(eq, "equilibrium")
     fitted = run_part("rules-of-thumb", f"rules of thumb: fitted to the equilibrium, measured on {sizes.equilibrium:,} "
@@ -200,11 +203,10 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
                       lambda: rules_part(rules, fit, sizes.equilibrium, equity,
                                          None if by_score is None else by_score.frame(), out, executor, say))
     shifts = run_part("score-shifts", "score what-ifs",
-                      lambda: score_shifts(rules, tuned, equity, seed, sizes.whatif, threads))
+                      lambda: score_shifts(rules, lead, equity, seed, sizes.whatif, threads))
 
     def tournaments() -> tuple[pd.DataFrame | None, dict[str, Any] | None]:
-        strength = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
-                                   sizes.matches, seed, threads, executor)
+        strength = player_strength(rules, bidding_pairings(out), sizes.matches, seed, threads, executor)
         run = None
         if strength is not None and sizes.search_matches > 0:
             say(f"search players: {sizes.search_matches:,} matches per pairing")
@@ -222,31 +224,24 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     doc = Document(f"All Fours strategy report: {rules.preset}, {rules.players} players")
     command = command or "allfours " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     _introduction(doc, rules, policy, deals, seed, strategy, command)
-    thumbs = rules_of_thumb(strategy.final("eldest"), strategy.final("dealer"))
-    numbers["rules_of_thumb"] = thumbs
-    doc.heading("Rules of thumb")
-    doc.paragraph("Read off the final strategy tables below (net points per deal, score 0:0). A class marked "
-                  "\"?\" in the tables is too close to call with this many deals; its rule is the better mean.")
-    doc.bullets([f"**Eldest:** {thumbs['eldest']}", f"**Dealer, when the eldest begs:** {thumbs['dealer']}"])
-
-    for role in ROLE_NAMES:
-        a, b = ROLE[role].options
-        final = strategy.final(role)
-        view = class_view(final, role)
-        path = save_table(view, out, f"{role}-classes")
-        chart = f"strategy/{ROLE[role].chart_file}"
-        doc.heading("The eldest: stand or beg?" if role == "eldest" else "The dealer: run the cards or give one?")
-        doc.paragraph(_role_text(role, strategy))
-        doc.image(chart, f"{b} minus {a}, net points per deal, by the {role}'s hand class (± 95% CI half-width)")
-        doc.paragraph(f"Hand classes: {CLASS_KEY}; the column \"in words\" spells each one out.")
-        doc.table(view, f"Final {role} table (round {int(final['round'].iloc[0])})", path)
+    claims = [c.to_json() for c in advice.claims]
+    card = Card(rules, fitted, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
+                f"this report's {RULES_FOLDER}/", "this report's advice check",
+                None if by_score is None or not fitted.get("near_target") else departures(fitted, by_score.frame()))
+    draw_card(card, out / CARD_FILE)
+    numbers["rules_of_thumb"] = lead_rules(fitted)
+    lead_section(doc, fitted, (eq.value[0], *eq.to_json()["value_ci95"]), CARD_FILE,
+                 f"The strategy card: `allfours card --rules {rules.preset} --players {rules.players}`")
+    _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
+    rules_section(doc, out, fitted, None, save_table, numbers)
 
     doc.heading("How the score changes the answer")
     doc.paragraph("Net points treat every point alike; near the end of a match they are not. These paired "
                   "what-ifs measure match-win probability " + ("from the match-equity table" if equity else
                                                                "by playing each match out") +
                   " for two fixed hands at several scores (the eldest's side first, the dealer's last, as "
-                  "`--score` takes them in every command), with the tuned policy for every other decision. A gift "
+                  "`--score` takes them in every command), with the equilibrium's bids and the heuristic's card play for "
+                  "every other decision. A gift "
                   "that takes the opponents to the target loses at once.")
     numbers["score_shifts"] = json.loads(shifts.to_json(orient="records"))
     shifts_shown = shift_view(shifts)
@@ -266,8 +261,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         from ..analysis.charts import equity_heatmap
 
         equity_heatmap(equity, out / "equity-heatmap.png")
-        doc.paragraph(f"P(the dealer's side wins the match) from every score before a deal, under the tuned "
-                      f"policy; {equity.deals_per_cell:,} deals per score cell, every 95% CI within "
+        doc.paragraph(f"P(the dealer's side wins the match) from every score before a deal, with the "
+                      f"equilibrium's bids and the heuristic's card play; {equity.deals_per_cell:,} deals per score cell, every 95% CI within "
                       f"±{equity.max_half_width:.3f}.")
         doc.image("equity-heatmap.png", "Match equity: P(dealer's side wins), % (cells show the value)")
         doc.paragraph(f"Full table with standard errors: `{path}`.")
@@ -275,14 +270,26 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         doc.paragraph("Not estimated with three players (each plays alone: the table would be three-dimensional); "
                       "the score what-ifs above play every match out instead.")
 
-    claims = [c.to_json() for c in advice.claims]
     numbers["advice"] = claims
     advice_section(doc, out, claims, sizes.advice, save_table)
 
-    _equilibrium(doc, out, eq, advice, numbers, by_score, eq_fine)
-    card = Card(rules, fitted, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
-                f"this report's {RULES_FOLDER}/", "this report's advice check")
-    rules_section(doc, out, fitted, card, save_table, numbers)
+    best = rules_of_thumb(strategy.final("eldest"), strategy.final("dealer"))
+    numbers["best_response_rules"] = best
+    best_response_intro(doc, strategy, strength, best)
+    for role in ROLE_NAMES:
+        a, b = ROLE[role].options
+        final = strategy.final(role)
+        view = class_view(final, role)
+        path = save_table(view, out, f"{role}-classes")
+        chart = f"strategy/{ROLE[role].chart_file}"
+        doc.heading("The eldest: stand or beg?" if role == "eldest" else "The dealer: run the cards or give one?", 3)
+        doc.paragraph(_role_text(role, strategy))
+        doc.image(chart, f"Best response to the heuristic: {b} minus {a}, net points per deal, by the {role}'s hand "
+                         "class (± 95% CI half-width)")
+        doc.paragraph(f"Hand classes: {CLASS_KEY}; the column \"in words\" spells each one out. {class_note(role)}")
+        doc.table(view, f"Final {role} table, best response to the heuristic (round {int(final['round'].iloc[0])})",
+                  path)
+
     play_section(doc, out, advice, numbers, save_table)
 
     strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table, runs)
@@ -320,10 +327,12 @@ def _introduction(doc: Document, rules: RuleSet, policy: str, deals: int, seed: 
     rules_frame = pd.DataFrame([{"parameter": "preset", "value": rules.preset, "meaning": "the rule system"}]
                                + [{"parameter": k, "value": v, "meaning": m} for k, v, m in describe(rules)])
     doc.table(rules_frame, "Rules (docs/rules.md explains each; `allfours rules` prints them)")
-    doc.paragraph(f"Policy: `{policy}` to start, then best responses ({len(strategy.rounds)} rounds, "
-                  f"{'converged' if strategy.converged else 'stopped at the round limit'}). Deals: "
-                  f"{deals:,} paired decision deals per strategy round. Seed {seed}. allfours {__version__}. "
-                  f"Regenerate with:")
+    doc.paragraph(f"The report leads with the bidding equilibrium, the strategy neither side can exploit, with "
+                  f"`{policy}` playing the cards: its rules of thumb, the card, the match equity and the score "
+                  f"tables come from it. The best responses to `{policy}` ({len(strategy.rounds)} rounds, "
+                  f"{'converged' if strategy.converged else 'stopped at the round limit'}) come after, as what "
+                  f"they are. Deals: {deals:,} paired decision deals per strategy round. Seed {seed}. "
+                  f"allfours {__version__}. Regenerate with:")
     doc.code(command)
 
 
@@ -383,8 +392,8 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
     lo, hi = result["value_ci95"]
     who = ("the eldest's side against the dealer's (zero-sum: solved exactly by linear programming)"
            if eq.zero_sum else "each player alone (not zero-sum: an approximate equilibrium by CFR+)")
-    doc.paragraph(f"The strategy tables above answer each side's best choice against the other's fixed rules. "
-                  f"Here both choices are made at once: the eldest begs with a probability per hand class, the "
+    doc.paragraph(f"The strategy tables (\"{BEST_RESPONSE_HEADING}\" below) answer each side's best choice "
+                  f"against the other's fixed rules. Here both choices are made at once: the eldest begs with a probability per hand class, the "
                   f"dealer gives with a probability per hand class, and neither can gain by changing alone; "
                   f"{who}. {eq.deals:,} decision deals, each played stand, beg then give, and beg then run on the "
                   f"same cards, with the `{eq.play}` player for the rest of the hand; net points per decision "

@@ -4,6 +4,7 @@ the score, and how strong the simulated players are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -67,6 +68,15 @@ class Pairing:
     b: str
     a_label: str = ""
     b_label: str = ""
+
+
+def bidding_pairings(folder: Path) -> list[Pairing]:
+    """The report's tournaments of bidding: the heuristic against random, then the tuned player (the strategy
+    tables, best responses) and the equilibrium's bidding, each against the heuristic; pairing k plays from
+    seed + k, so the pairings before a new one keep their numbers."""
+    folder = Path(folder)
+    return [Pairing("heuristic", "random"), Pairing(f"tuned:{folder / 'strategy'}", "heuristic", "tuned"),
+            Pairing(f"equilibrium:{folder / 'equilibrium'}", "heuristic", "equilibrium")]
 
 
 def player_strength(rules: RuleSet, pairings: list[Pairing], matches: int, seed: int,

@@ -147,6 +147,26 @@ def where_they_differ(rules: RuleSet) -> str:
             f"run, so the two differ only in the deals run {runs} times or more.")
 
 
+def card_play_against_bidding(strength: pd.DataFrame) -> str:
+    """What better bidding and better card play are each worth against the heuristic, in net points a deal
+    (A minus B on the same duplicated deals, 95% CIs), from the tournament rows there are; "" with none."""
+    def against(name: str) -> pd.Series | None:
+        named = strength["a"].astype(str)
+        rows = strength[((named == name) | named.str.startswith(name + ":")) & (strength["b"] == "heuristic")]
+        return None if rows.empty else rows.iloc[0]
+
+    bidding = [(label, against(label)) for label in ("equilibrium", "tuned")]
+    play = [(label, against(label)) for label in ("pimc", "oracle")]
+    parts = [f"{what} {r['a_minus_b_points_per_deal']:+.3f} [{r['points_ci_lo']:+.3f}, {r['points_ci_hi']:+.3f}]"
+             for what, r in [(f"better bidding (`{label}`)", r) for label, r in bidding if r is not None]
+             + [(f"better card play (`{label}`)", r) for label, r in play if r is not None]]
+    if not parts or all(r is None for _, r in play) or all(r is None for _, r in bidding):
+        return ""
+    return ("What card play is worth against bidding, each against the heuristic on the same duplicated deals "
+            "(net points a deal, A minus B, 95% CIs): " + "; ".join(parts) + ". Only bidding changes in the "
+            "first, only card play in the second (pimc and the oracle bid as the heuristic does).")
+
+
 def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, run: dict[str, Any] | None,
                      rules: RuleSet, pimc: str, worlds: int, search_matches: int, numbers: dict[str, Any],
                      save_table: Callable[[pd.DataFrame, Path, str], str], runs: dict[str, Any] | None = None) -> None:
@@ -170,7 +190,8 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
     doc.paragraph(
         "Every conclusion above assumes these players. `heuristic` plays by the named rules of "
         "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' stand/beg and "
-        f"give/run choices. `{pimc}` samples {worlds} worlds of the cards it has not seen (consistent with the "
+        "give/run choices (best responses); `equilibrium` is the heuristic bidding with the equilibrium's "
+        f"probabilities (the strategy this report leads with). `{pimc}` samples {worlds} worlds of the cards it has not seen (consistent with the "
         "play and the voids shown, and weighed by how well they explain the others' bids and the opponents' "
         "cards, modelled as its own rules would play them), values each legal card in each world with every hand "
         "open and plays the best mean: exactly where at most 24 cards are in the hands or the solver finishes "
@@ -181,6 +202,9 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
         f"{search_matches:,} matches for each search-player pairing at this report's size (the matches column "
         "gives each row's own: when only pimc's parts were redone, the oracle's row is kept from the earlier run).")
     doc.image("tournaments.png", "Matches won by the first-named player (95% CI)")
+    worth = card_play_against_bidding(strength)
+    if worth:
+        doc.paragraph(worth)
     if runs is not None:
         runs_paragraph(doc, runs, rules)
     if run is not None:

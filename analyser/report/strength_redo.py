@@ -28,7 +28,7 @@ from ..rules import RuleSet
 from .build import Sizes, save_table
 from .document import Document, splice_sections
 from .searched import _Kept
-from .sections import Pairing, player_strength
+from .sections import bidding_pairings, player_strength
 from .strength import HEADING, run_deal_row, search_strength, strength_section
 
 KEPT = ".redo-strength.json"
@@ -58,9 +58,7 @@ def redo_strength(rules: RuleSet, folder: Path, threads: int | None = None, exec
 
     def players() -> list[dict[str, Any]]:
         say(f"{folder.name}: tournaments, {sizes.matches:,} matches per pairing")
-        tuned = f"tuned:{folder / 'strategy'}"
-        frame = player_strength(rules, [Pairing("heuristic", "random"), Pairing(tuned, "heuristic", "tuned")],
-                                sizes.matches, seed, threads, executor)
+        frame = player_strength(rules, bidding_pairings(folder), sizes.matches, seed, threads, executor)
         if frame is None:
             raise ValueError(f"{folder}: the tournaments could not be played again")
         return json.loads(frame.to_json(orient="records"))

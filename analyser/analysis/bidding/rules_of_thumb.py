@@ -528,23 +528,29 @@ def write(result: RulesOfThumb, folder: Path) -> Path:
 
 
 def edition_equity(rules: RuleSet, folder: Path) -> EquityTable | None:
-    """The match-equity table a report folder holds for its tuned policy (``folder/strategy``), with the most
-    deals per cell; None with three players or none there. Matched on rules and policy, not on the engine's
-    digest: a shipped edition is read as it was made (its policy row may be shorter: parameters added to the
-    layout since are appended, so the row is compared on the length it has)."""
+    """The match-equity table a report folder holds for the policy its score parts play (the equilibrium's
+    bids, ``folder/equilibrium``; an edition made before the report led with the equilibrium: its tuned policy,
+    ``folder/strategy``), with the most deals per cell; None with three players or none there. Matched on rules
+    and policy, not on the engine's digest: a shipped edition is read as it was made (its policy row may be
+    shorter: parameters added to the layout since are appended, so the row is compared on the length it has)."""
     from .equity import cache_key, load_table
 
-    if rules.sides != 2 or not (folder / "strategy" / "tuned.json").is_file():
+    if rules.sides != 2:
         return None
-    policy = f"tuned:{folder / 'strategy'}"
-    key = cache_key(rules, policy)
-    best: tuple[int, int, Path] | None = None
-    for meta_path in sorted((folder / "equity").glob("*.json")):
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        row = list(meta.get("policy_params") or [])
-        if (meta.get("rules") != key["rules"] or meta.get("policy_kind") != key["policy_kind"] or not row
-                or row != key["policy_params"][:len(row)] or not meta_path.with_suffix(".parquet").is_file()):
+    for policy, needs in ((f"equilibrium:{folder / 'equilibrium'}", folder / "equilibrium" / "equilibrium.json"),
+                          (f"tuned:{folder / 'strategy'}", folder / "strategy" / "tuned.json")):
+        if not needs.is_file():
             continue
-        if best is None or int(meta["deals_per_cell"]) > best[0]:
-            best = (int(meta["deals_per_cell"]), int(meta["seed"]), meta_path.with_suffix(".parquet"))
-    return None if best is None else load_table(best[2], rules, policy, best[0], best[1])
+        key = cache_key(rules, policy)
+        best: tuple[int, int, Path] | None = None
+        for meta_path in sorted((folder / "equity").glob("*.json")):
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            row = list(meta.get("policy_params") or [])
+            if (meta.get("rules") != key["rules"] or meta.get("policy_kind") != key["policy_kind"] or not row
+                    or row != key["policy_params"][:len(row)] or not meta_path.with_suffix(".parquet").is_file()):
+                continue
+            if best is None or int(meta["deals_per_cell"]) > best[0]:
+                best = (int(meta["deals_per_cell"]), int(meta["seed"]), meta_path.with_suffix(".parquet"))
+        if best is not None:
+            return load_table(best[2], rules, policy, best[0], best[1])
+    return None

@@ -83,6 +83,21 @@ def test_the_class_charts_title_says_whose_score_comes_first(tmp_path, figures):
         assert "score 3:5 (the eldest's side first)" in fig.axes[0].get_title()
 
 
+def test_a_best_response_class_that_changed_in_the_last_round_is_hatched_and_says_unsettled(tmp_path, figures):
+    final = pd.DataFrame({"class_code": [0, 8, 9], "n": [100, 50, 40], "diff_mean": [0.4, -0.2, 0.1],
+                          "diff_ci_lo": [0.3, -0.5, 0.05], "diff_ci_hi": [0.5, 0.1, 0.15],
+                          "recommend": ["beg", "stand", "beg"], "changed": [False, True, False], "round": [3, 3, 3]})
+    base_charts.class_difference_heatmap(final, "eldest", tmp_path / "c.png", "title")
+    hatched = [p for p in figures[-1].axes[0].patches if isinstance(p, Rectangle) and p.get_hatch()]
+    assert [(p.get_x() + 0.5, p.get_y() + 0.5) for p in hatched] == [base_charts.class_cell(8)[::-1]]
+    words = texts(figures[-1])
+    assert sum("unsettled" in t for t in words if t.startswith(("+", "-"))) == 1
+    assert any("changed in this round" in t for t in words)
+    base_charts.class_difference_heatmap(final.drop(columns="changed"), "eldest", tmp_path / "d.png", "title")
+    assert not [p for p in figures[-1].axes[0].patches if isinstance(p, Rectangle) and p.get_hatch()]
+    assert not any("unsettled" in t for t in texts(figures[-1]))
+
+
 def test_a_mixed_cell_is_the_one_known_unsettled():
     matrix = np.array([[0.0, 0.05, 0.0501, 0.5], [0.9499, 0.95, 1.0, np.nan]])
     assert unsettled_by_score(matrix).tolist() == [[False, False, True, True], [True, False, False, False]]

@@ -121,12 +121,15 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     show the mean, "± the 95% CI half-width" and the recommended option (with "?" when the
     CI includes 0); classes no hand
     can have are blank, classes the sample never met say "no deals". The colour map is
-    diverging and centred at 0 (blue: option 1 better, red: option 0 better)."""
+    diverging and centred at 0 (blue: option 1 better, red: option 0 better). With a ``changed``
+    column (a best-response round's table), a class whose choice changed in this round is hatched and
+    says "unsettled": the rounds had not settled it."""
     diff = ROLE[role].diff
     values = np.full((len(CLASS_ROWS), len(CLASS_COLUMNS)), np.nan)
     fig = Figure(figsize=(10.5, 5.2))
     ax = fig.add_subplot()
     texts: list[tuple[int, int, str, float]] = []
+    changed: list[tuple[int, int]] = []
     for rec in table.itertuples(index=False):
         row, col = class_cell(int(rec.class_code))
         if rec.n > 0:
@@ -134,7 +137,11 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
             half = (rec.diff_ci_hi - rec.diff_ci_lo) / 2
             spread = f"\u00b1{half:.2f}" if np.isfinite(half) else "\u00b1?"
             unsure = "?" if not (rec.diff_ci_lo > 0 or rec.diff_ci_hi < 0) else ""
-            texts.append((row, col, f"{rec.diff_mean:+.2f}\n{spread}\n{rec.recommend}{unsure}", rec.diff_mean))
+            moved = bool(getattr(rec, "changed", False))
+            if moved:
+                changed.append((row, col))
+            texts.append((row, col, f"{rec.diff_mean:+.2f}\n{spread}\n{rec.recommend}{unsure}"
+                          + ("\nunsettled" if moved else ""), rec.diff_mean))
         else:
             texts.append((row, col, "no deals", 0.0))
     finite = values[np.isfinite(values)]
@@ -142,9 +149,15 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", norm=TwoSlopeNorm(0.0, -limit, limit),
                       aspect="auto")
     ax.set_facecolor("white")
+    for row, col in changed:
+        ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.35", lw=0.8))
     for row, col, text, value in texts:
         colour = "white" if abs(value) > 0.6 * limit else "black"
-        ax.text(col, row, text, ha="center", va="center", fontsize=7.5, color=colour)
+        if (row, col) in changed:  # on a plain patch, so the hatching never hides the numbers
+            ax.text(col, row, text, ha="center", va="center", fontsize=7, color="black",
+                    bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 1.0})
+        else:
+            ax.text(col, row, text, ha="center", va="center", fontsize=7.5, color=colour)
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
     bar.set_label(f"{diff}, net points per deal")
     ax.set_xticks(range(len(CLASS_COLUMNS)), CLASS_COLUMNS)
@@ -152,7 +165,9 @@ def class_difference_heatmap(table: pd.DataFrame, role: str, path: Path, title: 
     ax.set_xlabel("trump honours held: A = ace, J = jack, lo = a trump from 2 to 5")
     ax.set_ylabel("trumps held")
     ax.set_title(title + f"\ncell: mean {diff}, \u00b1 95% CI half-width, recommended option (? the CI includes 0);"
-                 " blank: no hand has this class", fontsize=9)
+                 " blank: no hand has this class"
+                 + ("\nhatched, \"unsettled\": the class's choice changed in this round (the rounds had not settled it)"
+                    if changed else ""), fontsize=9)
     fig.tight_layout()
     return _save(fig, path)
 

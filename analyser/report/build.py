@@ -488,7 +488,8 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                   + " (point estimates; `check-advice --by-score` gives their CIs).")
     for role in ROLE_NAMES:
         doc.image(f"{folder}/scores-{role}.png", f"Equilibrium P({ROLE[role].option1}) by score, the {role}'s main "
-                                                 "hand classes")
+                                                 "hand classes (hatched, \"?\": the equilibrium mixes there, not "
+                                                 "settled)")
     doc.paragraph(f"Every score and class: `{folder}/scores.csv`; values and exploitability by score: "
                   f"`{folder}/score-values.csv`.")
 

@@ -53,6 +53,7 @@ from .rules_section import CARD_FILE, rules_part, rules_section
 from .document import Document
 from .folder import Partial
 from .play import play_section
+from .quote import write_quote_page
 from .sections import bidding_pairings, player_strength, score_shifts
 from .strength import pimc_before, run_deal_row, run_frequencies, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
 from .thumb import rules_of_thumb
@@ -300,6 +301,7 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     (out / "REPORT.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(out), encoding="utf-8")
     (out / "report.json").write_text(json.dumps(numbers, indent=1, default=str) + "\n", encoding="utf-8")
+    write_quote_page(out)  # QUOTE.md: the page a guide writer can quote, from the files just written
     partial.finish()
     return report_dir / "REPORT.md"
 

@@ -1,4 +1,4 @@
-"""Benchmarks of pimc's bounded search (engine/bounded.py, issue 31): time per card and quality.
+"""Benchmarks of pimc's bounded search (engine/bounded.py): time per card and quality.
 
     .venv/bin/python scripts/bounded_bench.py speed [--cards 9] [--deals 10] [--policy pimc] [--seed 1] [--json]
     .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1] [--exact-cache F]
@@ -10,7 +10,7 @@ decision with more than one legal card the search player (`--policy`) is asked f
 card, and that call is timed: the thread's CPU time (what one core gives it, whatever else
 runs on the machine) and the wall-clock time (compilation excluded: one decision first).
 The order of play is recorded, so pimc infers from the others' cards as in a game.
-Target (issue 31): median at most 2 s, worst at most 10 s, default settings.
+Target: median at most 2 s, worst at most 10 s, default settings.
 
 **quality**: random 4-player positions with 25 to 36 cards in the hands (9 cards dealt to
 each seat, a random number of heuristic plies, 0 to 11, played first). In each, `--worlds`
@@ -27,7 +27,7 @@ card's loss is taken the same way. Means over the positions with 95% CIs. Target
 played by the heuristic (``iter_log_lines``, `--seed`; as `allfours simulate --policy
 heuristic --deals 40 --seed 1 --log`), written to `--log` and analysed with analyse's
 default settings except the match-win chance (no equity table); wall-clock time and the
-process's CPU time. Target (issue 31): at most 15 minutes on a 2-core machine, none "not
+process's CPU time. Target: at most 15 minutes on a 2-core machine, none "not
 analysed".
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark of the bidding equilibrium (issue 12): one score with 10 million deals, and every score.
+"""Benchmark of the bidding equilibrium: one score with 10 million deals, and every score.
 
     .venv/bin/python scripts/equilibrium_bench.py [--deals 10000000] [--scores-deals 1000000] [--threads 2] [--json]
 

@@ -8,7 +8,7 @@ search player (`--policy`, default `pimc` with its default worlds; `oracle` too)
 asked for its card, and that call is timed (compilation excluded: one decision first).
 Forced plays (one legal card) cost nothing and are not counted. The order of play is
 recorded as the trick loop records it, so pimc infers from the others' cards as in a
-game (`--policy pimc:doubt=1` infers nothing). Target (issue 13): pimc with its default
+game (`--policy pimc:doubt=1` infers nothing). Target: pimc with its default
 worlds at least 20 card decisions per second per core.
 """
 

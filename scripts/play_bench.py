@@ -6,7 +6,7 @@
 Whole matches are played through the game itself (analyser.table.play, every seat the computer's:
 table.autoplay.Autoplay, no coach), and every card decision of a computer seat is timed
 (Computer.card), forced cards (one legal card) apart. The first decision loads or compiles the kernels
-and is not timed. Target (issue 30): a median of at most 1 s per card decision.
+and is not timed. Target: a median of at most 1 s per card decision.
 
 With --coach, also the coach's judgement of seat 0's bids and cards (analyse's, table.coach.Coach.judge),
 each timed: what the player waits for after a decision with --coach mistakes or all.

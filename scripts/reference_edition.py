@@ -6,7 +6,7 @@ One report folder per rule system: trinidad with 10 million paired decision deal
 per strategy round, every other preset and player count with 1 million. Seed 1.
 `--scale` shrinks every size (for a quick look); the committed edition uses 1.
 results/sensitivity (scripts/sensitivity.py, run apart: 5,000 deals took 91 minutes on two cores with
-the pimc of issue 31) goes into the trinidad-4p report when it is there.
+pimc before the bounded search) goes into the trinidad-4p report when it is there.
 
     .venv/bin/python scripts/reference_edition.py --rules-of-thumb [--only trinidad-4p]
 

@@ -20,8 +20,8 @@ their totals and medians. The deals are the same for the same options (the seed 
 `--node-cap N` gives up on a deal after N nodes (the exact search itself, unchanged: ``SolverWork.node_cap``),
 so that a set with very hard deals ends: such a deal counts as slower than every finished one (its time and
 nodes are shown with ">"), and the median is still exact while fewer than half the deals are unfinished.
-Targets: 6 cards (issue 13), 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median;
-issue 32: 4 players with 9 cards ≤ 20 ms median, with 12 cards ≤ 2 s median and none over 120 s.
+Targets: 6 cards, 4 players ≤ 1 ms median and ≤ 20 ms p99, 2 players ≤ 0.1 ms median;
+4 players with 9 cards ≤ 20 ms median, with 12 cards ≤ 2 s median and none over 120 s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Wall time of the reference edition's default run at two commits, one edition at a time (issue 33).
+"""Wall time of the reference edition's default run at two commits, one edition at a time.
 
     .venv/bin/python scripts/time_editions.py 9fc0f1d 7c9b939 trinidad-tobago-4p
     .venv/bin/python scripts/time_editions.py 9fc0f1d 7c9b939 classic-2p classic-3p --after-first

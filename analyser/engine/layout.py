@@ -161,7 +161,7 @@ H_SMEAR = 9         # 1: throw Game points onto a partner's secure trick
 H_SCORE_AWARE = 10  # 1: the dealer never gives a gift that ends the match
 H_CASH_JACK = 11    # 1: lead the jack (then ten) of trump once no unseen trump can beat it
 H_PULL = 12         # 1: lead a boss trump while the jack or ten of trump is unseen
-# Slots 13..19: the heuristic's play-advice switches (issue 15).
+# Slots 13..19: the heuristic's play-advice switches (engine/tips.py).
 # Each: -1 as the player plays without it, 1 the tip forced on, 0 forced off (engine/tips.py).
 H_TIP_CAPTURE_JACK = 13     # lead a small trump while the jack is out ("capturar la Jota")
 H_TIP_EARLY_TRUMPS = 14     # the same in tricks 1 and 2 only ("salga con triunfos bajos en las bazas 1 y 2")

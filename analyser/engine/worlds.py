@@ -44,7 +44,7 @@ from .search import SB_BEST, SB_BID, SB_BID_SCORES, SB_BID_TURNUP, SB_HIST, SB_H
 from .inference import world_log_weight
 from .state import copy_state
 
-WORLD_LIMIT = 10_000  # list every consistent deal when there are at most this many (issue 29)
+WORLD_LIMIT = 10_000  # list every consistent deal when there are at most this many (exact enumeration)
 MAX_OTHERS = 3
 
 # Binomial coefficients C(n, k), n, k <= 52, as float64 (exact: the largest, C(52, 26), is below 2**53).

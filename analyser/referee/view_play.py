@@ -4,10 +4,43 @@ cards still fits (Hall's condition over the sets of other seats, exact for this 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from ..cards import SUIT_WORDS, card_name, suit_of
 from .reading import LogError
 from .view_deal import ALL_CARDS, HiddenDeal, seats_text, suit_mask
+
+
+class Shortfall(NamedTuple):
+    """Hidden hands no dealing can fill: `seats` still hold `need` cards together, and only `room` of the unseen
+    cards may be theirs."""
+
+    seats: list[int]
+    need: int
+    room: int
+
+
+def dealing_shortfall(unseen: int, need: Mapping[int, int],
+                      lacks: Mapping[int, int] | Sequence[int]) -> Shortfall | None:
+    """Whether the hidden cards of a view can still be dealt: each seat of `need` gets `need[seat]` of the
+    `unseen` cards, none of `lacks[seat]` (what it showed it does not hold). None when some dealing fits; else
+    the first group of seats (subsets of the sorted seats, in binary order) short of cards. Hall's condition
+    over the sets of seats, exact for this matching.
+
+    >>> dealing_shortfall(0b1111, {1: 2, 2: 2}, {1: 0b0011, 2: 0b0011})  # both seats may hold only cards 2, 3
+    Shortfall(seats=[1, 2], need=4, room=2)
+    """
+    seats = sorted(need)
+    for subset in range(1, 1 << len(seats)):
+        group = [s for i, s in enumerate(seats) if subset >> i & 1]
+        room = 0
+        for s in group:
+            room |= unseen & ~lacks[s]
+        wanted = sum(need[s] for s in group)
+        if bin(room).count("1") < wanted:
+            return Shortfall(group, wanted, bin(room).count("1"))
+    return None
 
 
 def lacks_of_play(card: int, led: int, trump: int, top: int, forbid: bool, void_trump: bool) -> int:
@@ -104,20 +137,13 @@ class ViewReferee(HiddenDeal):
 
     def infeasible(self) -> str | None:
         """Why no dealing of the unseen cards fits the other seats' hands (Hall's condition), or None."""
-        need = self.remaining()
-        others = sorted(need)
-        for subset in range(1, 1 << len(others)):
-            group = [o for i, o in enumerate(others) if subset >> i & 1]
-            could = 0
-            for o in group:
-                could |= self.pool & ~self.lacks[o]
-            wanted = sum(need[o] for o in group)
-            if bin(could).count("1") < wanted:
-                return (f"no dealing of the hidden cards fits: {seats_text(group)} still "
-                        f"{'holds' if len(group) == 1 else 'hold'} {wanted} cards, but only {bin(could).count('1')} "
-                        f"of the cards seat {self.seat} has not seen could be "
-                        f"{'its' if len(group) == 1 else 'theirs'} after the voids shown")
-        return None
+        short = dealing_shortfall(self.pool, self.remaining(), self.lacks)
+        if short is None:
+            return None
+        one = len(short.seats) == 1
+        return (f"no dealing of the hidden cards fits: {seats_text(short.seats)} still {'holds' if one else 'hold'} "
+                f"{short.need} cards, but only {short.room} of the cards seat {self.seat} has not seen could be "
+                f"{'its' if one else 'theirs'} after the voids shown")
 
     def unchecked(self, complete: bool) -> list[str]:
         """What the view could not check, in words."""

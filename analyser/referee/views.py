@@ -12,8 +12,8 @@ and its ``discard`` are hidden; the seat's own cards, the turn-ups and every pla
   it holds none of the led suit; under ``void_play = trump`` not trumping shows no trump it could
   play; a forbidden undertrump shows a hand of trumps only;
 * after each of those plays, that some dealing of the unseen cards still fits: each other seat
-  holds as many as it has left, none of a kind it has shown it lacks (Hall's condition over the
-  sets of other seats, exact for this matching);
+  holds as many as it has left, none of a kind it has shown it lacks (`dealing_shortfall`: Hall's
+  condition over the sets of other seats, exact for this matching; the table's entry asks it too);
 * trick winners and every point: all plays are shown, and at the end of a deal every card in play
   has been played, so High, Low, Jack and Game are decided by the visible cards.
 
@@ -31,9 +31,10 @@ from typing import Any
 from ..rules import RuleSet, RulesError, rules_from_log
 from .reading import HIDDEN, LogError, Verdict
 from .view_deal import ALL_CARDS, cards_in, seats_text, suit_mask
-from .view_play import ViewReferee, lacks_of_play
+from .view_play import Shortfall, ViewReferee, dealing_shortfall, lacks_of_play
 
-__all__ = ["View", "ViewReferee", "lacks_of_play", "read_view", "seats_text", "view_of", "view_seat"]
+__all__ = ["Shortfall", "View", "ViewReferee", "dealing_shortfall", "lacks_of_play", "read_view", "seats_text", "view_of",
+           "view_seat"]
 
 
 def view_seat(obj: Any) -> int | None:

@@ -213,6 +213,8 @@ def test_cli(tmp_path: Path) -> None:
     assert (tmp_path / "advice-eldest-classes.parquet").exists() and (tmp_path / "advice.csv").exists()
     text = runner.invoke(app, args)
     assert text.exit_code == 0 and text.stdout.count("95% CI") >= 6 and "70-80%" in text.stdout
+    # the conditions every best-response number assumes: the other role's bids and the card player
+    assert "assumes: the other role bids as heuristic does (the eldest's claims: the dealer answers a beg" in text.stdout
     lines = text.stdout.splitlines()
     for claim in claims[:2]:  # the equilibrium's reading first, the best response's after it
         eq_line = f"[{claims[4 + claims.index(claim)]['verdict']}] (equilibrium) {claim['claim']}"

@@ -42,7 +42,10 @@ def format_result(res: AdviceResult) -> str:
     r = res.rules
     lines = [f"Published advice (a Spanish-language All Fours guide, translated) checked: {r.preset}, {r.players} players, {score_text(res.score)}, "
              f"policy {res.policy}; {res.deals:,} paired "
-             f"decision deals for the eldest and as many for the dealer, seed {res.seed}"]
+             f"decision deals for the eldest and as many for the dealer, seed {res.seed}",
+             f"assumes: the other role bids as {res.policy} does (the eldest's claims: the dealer answers a beg by "
+             f"its rules; the dealer's: the eldest begs by them) and {res.policy} plays the cards; a report's "
+             "tables answer against its tuned dealer or its equilibrium instead, so the same claim's sizes differ"]
     if res.equilibrium_deals:
         lines.append(f"equilibrium: the bidding game solved on {res.equilibrium_deals:,} decision deals (coarse "
                      "classes); best response: against the policy's own dealer")

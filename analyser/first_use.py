@@ -9,7 +9,7 @@ command needing the group compiles.
 
 The seconds are measured, not guessed: CPU seconds of each group's compile on the development
 machine (2 cores of an AMD EPYC server; ``NUMBA_CACHE_DIR`` an empty folder, each command run once
-after the groups before it; tests/test_first_hour_3.py names the commands). A faster machine takes
+after the groups before it; tests/test_first_use.py names the commands). A faster machine takes
 about half as long, a slower or busy one longer: the notice gives that range.
 """
 

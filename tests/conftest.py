@@ -1,7 +1,9 @@
-"""Fixtures shared by test files: a small finished report, built once per test run."""
+"""Fixtures and helpers shared by test files (in any folder under tests/, which is on pytest's path): the
+repository's folders, a small finished report built once per test run, a command's error lines."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,9 @@ from typer.testing import CliRunner
 
 from analyser.cli import app
 
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent  # the repository: analyser/, docs/, scripts/, results/
+TYPED = TESTS / "logs" / "typed-trinidad.jsonl"  # a trinidad match typed in by hand
 SMALL_REPORT_PIMC = "pimc:worlds=6"
 
 
@@ -25,3 +30,15 @@ def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def folder_files(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` (its path inside it) with its bytes."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def error_lines(result) -> list[str]:
+    """A command's stderr without the first-compile notice (a cold kernel cache may print it before anything)."""
+    return [line for line in result.stderr.splitlines() if not line.startswith("compiling the engine")]
+
+
+def disk_full(path: Path):
+    """A stand-in for a function that writes `path`: it fails as a full disk does."""
+    def write(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    return write

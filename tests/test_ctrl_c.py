@@ -1,11 +1,14 @@
 """Ctrl-C in a long command: acknowledged on stderr the moment it arrives, then the command stops as it always
-did (finished work kept where the command keeps it, exit 130).
+did (finished work kept where the command keeps it, exit 130); Ctrl-C while the program loads is one line and 130
+too, and an interrupted `simulate --log` keeps its finished deals and says how many (an interrupted report:
+test_report_resume.py).
 
 Each command runs in a subprocess with stderr on a pseudo-terminal, so its progress bar is drawn and the test
 knows the work is under way before it sends SIGINT; a pipe (no terminal) is tested too."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -14,12 +17,16 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from analyser.cli import app
 from analyser.cli.options import STOPPING, stopping_notice
+from conftest import ROOT, error_lines
 
 ALLFOURS = str(Path(sys.executable).parent / "allfours")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -103,7 +110,7 @@ def test_long_command_acknowledges_ctrl_c_at_once(args: list[str], tmp_path: Pat
 def test_report_acknowledges_ctrl_c_and_keeps_its_finished_parts(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     run = Run(["report", "--deals", "200000", "--out", str(out)], terminal=False)
-    run.wait_for(r"report: match equity")  # the strategy tables are finished and kept
+    run.wait_for(r"report: advice check")  # the strategy tables are finished and kept
     time.sleep(1.0)
     after, code, _ = run.interrupt()
     assert after < ACK_SECONDS
@@ -204,3 +211,57 @@ def test_bench_acknowledges_ctrl_c_in_its_own_words() -> None:
     told = next(t for t, c in run.chunks if "stopping: the measurement under way is dropped..." in c)
     assert told - sent < ACK_SECONDS and run.proc.returncode == 130
     assert run.text().strip().splitlines()[-2:] == ["stopping: the measurement under way is dropped...", "interrupted"]
+
+
+# --- interrupted while loading, or while writing a log --------------------------------------------
+
+runner = CliRunner()
+
+
+def console_script() -> tuple[str, str]:
+    """The module and function that `allfours` runs, from pyproject.toml."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    module, function = scripts["allfours"].split(":")
+    return module, function
+
+
+def test_ctrl_c_while_the_program_loads_is_one_line_and_130(tmp_path):
+    """Ctrl-C in the first second or two (while numpy and numba load) printed a KeyboardInterrupt traceback.
+    Here the interrupt arrives, as a real SIGINT, the moment numpy starts to load."""
+    module, function = console_script()
+    code = ("import os, signal, sys\n"
+            "class Interrupt:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'numpy':\n"
+            "            sys.meta_path.remove(self)\n"
+            "            os.kill(os.getpid(), signal.SIGINT)\n"
+            "        return None\n"
+            "sys.meta_path.insert(0, Interrupt())\n"
+            f"from {module} import {function}\n"
+            f"{function}()\n")
+    # SIGINT as a terminal's Ctrl-C finds it, not ignored as a job started in the background inherits it (pytest
+    # run with `&` or nohup: Python then never raises KeyboardInterrupt)
+    proc = subprocess.run([sys.executable, "-c", code, "simulate", "--deals", "10"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (proc.returncode, proc.stderr) == (130, "interrupted\n")
+
+
+def test_an_interrupted_log_keeps_its_finished_deals_and_says_how_many(tmp_path, monkeypatch):
+    import analyser.simulate as simulate
+
+    lines = simulate.iter_log_lines
+
+    def three_then_stop(*args, **kwargs):
+        for n, line in enumerate(lines(*args, **kwargs)):
+            if n == 3:
+                raise KeyboardInterrupt
+            yield line
+
+    monkeypatch.setattr(simulate, "iter_log_lines", three_then_stop)
+    log = tmp_path / "deals.jsonl"
+    result = runner.invoke(app, ["simulate", "--deals", "50", "--threads", "1", "--log", str(log)])
+    assert result.exit_code == 130, result.output
+    assert error_lines(result)[-1] == (f"interrupted: the 3 finished deals are kept in {log} (of 50 asked); "
+                                       "`allfours replay` reads them")
+    assert [json.loads(line)["format"] for line in log.read_text().splitlines()] == ["allfours-log/1"] * 3

@@ -385,3 +385,28 @@ def test_readme_at_the_table_runs():
                     assert shape(line) in printed, (command, line, result.stdout)
             ran.append(words[1])
     assert ran == ["hint", "hint"], ran
+
+
+# --- the documentation is in the clone -------------------------------------------------------
+
+
+def test_rules_prints_every_parameter_with_its_meaning():
+    ruleset = make_rules("classic", players=3, settings=["target=7"])
+    result = runner.invoke(app, ["rules", "--rules", "classic", "--players", "3", "--set", "target=7"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[3:] if line.strip()
+            and line.split()[0] in parameters(ruleset)}
+    assert rows["players"] == "3" and rows["target"] == "7" and set(rows) == set(parameters(ruleset))
+    data = json.loads(runner.invoke(app, ["rules", "--rules", "classic", "--players", "3", "--set", "target=7",
+                                          "--json"]).stdout)
+    assert [p["name"] for p in data["parameters"]] == parameters(ruleset)
+    assert all(p["meaning"] for p in data["parameters"]) and data["rules"] == ruleset.as_log_dict()
+    assert make_rules(data["rules"]["preset"], settings=data["options"][3::2]) == ruleset
+
+
+def test_nothing_points_outside_the_clone():
+    """Help texts, docstrings and the README name docs/ (in the clone), never shared/ (beside it)."""
+    texts = {path: path.read_text(encoding="utf-8") for path in [*(ROOT / "analyser").rglob("*.py"), ROOT / "README.md"]}
+    assert not [str(p) for p, text in texts.items() if "shared/" in text]
+    named = {m for text in texts.values() for m in re.findall(r"docs/[\w.-]+\.md", text)}
+    assert {"docs/rules.md", "docs/game-log.md"} <= named and all((ROOT / m).is_file() for m in named)

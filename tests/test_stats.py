@@ -17,6 +17,7 @@ from analyser.analysis.stats import (
     prob_better,
     running_estimates,
     separated,
+    wilson_ci,
 )
 
 
@@ -73,3 +74,10 @@ def test_running_estimates_agree_with_direct_computation() -> None:
         direct = estimate(x[:k])
         assert m == pytest.approx(direct.mean, rel=1e-12)
         assert s == pytest.approx(direct.se, rel=1e-9)
+
+
+def test_wilson_intervals_stay_inside_0_1():
+    for n in (1, 2, 10, 1000):
+        for k in range(0, n + 1, max(1, n // 7)):
+            lo, hi = wilson_ci(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0

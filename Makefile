@@ -14,9 +14,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) browser
 
-# The analysis page's test opens the page in a headless Chromium (tests/test_analyse.py). Where none is
-# installed and apt-get runs as root (Debian, Ubuntu, CI), Debian's chromium is installed; elsewhere one line
-# says so and that test skips, naming what it looked for.
+# The analysis page's test opens the page in a headless Chromium (tests/analysis/play/test_analyse.py). Where
+# none is installed and apt-get runs as root (Debian, Ubuntu, CI), Debian's chromium is installed; elsewhere one
+# line says so and that test skips, naming what it looked for.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	command -v google-chrome >/dev/null 2>&1 || \

@@ -117,7 +117,8 @@ def test_a_tournament_on_the_cluster_is_the_one_on_local_threads(client: Any) ->
 
 def test_a_search_players_tournament_on_the_cluster_is_the_one_on_one_thread(client: Any) -> None:
     """Pair i (deal i of a run-deal duel) plays from the seed and i alone: two workers, one task a pair, give
-    what one thread gives in tasks of two (tests/test_tournament.py: the same JSON on 1 or 2 threads, the CLI)."""
+    what one thread gives in tasks of two (tests/analysis/play/test_tournament.py: the same JSON on 1 or 2
+    threads, the CLI)."""
     rules = make_rules("trinidad", players=2)
     local = tournament.run_tournament(rules, "pimc:worlds=4", "heuristic", 12, seed=7, threads=1)
     executor = DaskExecutor(client=client)

@@ -38,8 +38,8 @@ Adding a policy, the checklist:
    ``heuristic`` and ``tuned`` do (``random`` draws, and keeps its own branch in the loop).
 4. ``policy.py``: its named parameters and defaults in ``PARAMS_BY_KIND`` (and, if its spec
    names a file as ``tuned:RUN_DIR`` does, the reading of it in ``parse_policy``).
-5. Tests: ``tests/test_policy_interface.py`` checks 1, 3 and 4 for every kind by itself;
-   add golden tests of the new player's rules and a legality run (tests/test_heuristic.py
+5. Tests: ``tests/engine/test_policy_interface.py`` checks 1, 3 and 4 for every kind by itself;
+   add golden tests of the new player's rules and a legality run (tests/engine/test_heuristic.py
    shows both).
 """
 

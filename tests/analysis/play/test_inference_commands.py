@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,10 +26,9 @@ from analyser.referee.views import view_of
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 from analyser.table.coach import Coach, verdict_words
+from conftest import ROOT, TYPED
 
-HERE = Path(__file__).parent
-TYPED = HERE / "logs" / "typed-trinidad.jsonl"
-DOCS_LOG = (HERE.parent / "docs" / "game-log.md").read_text(encoding="utf-8")
+DOCS_LOG = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
 QUICK = ["--worlds", "20", "--bid-deals", "200", "--no-win-prob"]
 runner = CliRunner()
 

@@ -33,6 +33,7 @@ from analyser.policy import seat_policies
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 from analyser.solve import SolveError, Solver, position_from_hands, position_from_line, position_from_text
+from conftest import ROOT
 
 CONFIGS = [
     ("trinidad", 4, []), ("trinidad", 2, []), ("trinidad-tobago", 4, []), ("partnership-seven", 4, []),
@@ -253,7 +254,7 @@ def test_log_positions_errors() -> None:
 
 def test_an_illegal_play_is_named() -> None:
     # the worked example of docs/game-log.md under void_play=trump: seat 2's 3H in trick 6 is refused
-    text = (Path(__file__).parent.parent / "docs" / "game-log.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
     line = json.loads(next(t for t in text.splitlines() if t.startswith('{"format"') and '"KH", "7H"' in t))
     line["rules"]["void_play"] = "trump"
     with pytest.raises(SolveError, match="must trump: holds 5S") as err:

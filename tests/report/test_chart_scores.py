@@ -5,7 +5,6 @@ build did, from the numbers the folder keeps."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,6 +20,7 @@ from analyser.analysis.bidding.equity import EquityTable, save_table
 from analyser.report import charts as report_charts
 from analyser.report.redraw import redraw_charts, redraw_equity_heatmaps
 from analyser.rules import make_rules
+from conftest import ROOT
 
 
 @pytest.fixture
@@ -205,7 +205,7 @@ def test_redraw_refuses_a_folder_that_is_not_a_report(tmp_path):
 def test_the_script_redraws_the_folders_it_is_given(report_dir, tmp_path, capsys):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("redraw_charts", Path(__file__).parents[1] / "scripts" /
+    spec = importlib.util.spec_from_file_location("redraw_charts", ROOT / "scripts" /
                                                   "redraw_charts.py")
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)

@@ -41,7 +41,7 @@ def test_every_kind_has_parameters_and_a_spec():
     assert set(PARAMS_BY_KIND) == set(range(len(POLICY_KINDS)))
     for kind, name in enumerate(POLICY_KINDS):
         if name == "tuned":
-            continue  # tuned:RUN_DIR reads a file (tests/test_tuned.py)
+            continue  # tuned:RUN_DIR reads a file (tests/engine/test_tuned.py)
         assert parse_policy(name)[0] == kind
 
 

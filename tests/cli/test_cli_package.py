@@ -14,8 +14,9 @@ from analyser.analysis import AnalysisError
 from analyser.cli import app
 from analyser.errors import AllFoursError
 from analyser.policy import PolicyError
+from conftest import ROOT, TESTS
 
-GOLDEN = Path(__file__).parent / "golden" / "help"
+GOLDEN = TESTS / "golden" / "help"
 # In the order of the top-level help; "" is the top level itself (stored as allfours.txt).
 COMMANDS = ["rules", "simulate", "replay", "solve", "tournament", "bench", "equity", "hint", "whatif", "analyse", "strategy", "equilibrium",
             "check-advice", "report", "card", "record", "play"]
@@ -63,7 +64,7 @@ def test_top_level_help_lists_the_commands_in_order() -> None:
 
 # --- the package's imports -------------------------------------------------------------------
 
-CLI_DIR = Path(__file__).parent.parent / "analyser" / "cli"
+CLI_DIR = ROOT / "analyser" / "cli"
 SHARED = {"analyser.cli", "analyser.cli.options"}  # what a command module may import from the CLI
 
 

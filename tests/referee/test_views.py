@@ -17,12 +17,13 @@ from analyser.policy import seat_policies
 from analyser.referee import LogError, Referee, read_view, referee_line, view_of, view_seat
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
+from conftest import ROOT
 
 runner = CliRunner()
 REFUSED = 1  # replay's exit code for a line it refuses (docs/game-log.md, "What replay checks")
 CONFIGS = [("classic", 2), ("classic", 3), ("classic", 4), ("trinidad", 2), ("trinidad", 4),
            ("trinidad-tobago", 4), ("partnership-seven", 4)]
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "game-log.md").read_text(encoding="utf-8")
+DOC = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
 
 
 def the_deal() -> dict:
@@ -385,7 +386,7 @@ def test_the_doc_shows_what_replay_says_of_a_view(tmp_path, monkeypatch):
 
 
 def test_the_seats_view_section_is_the_shared_contracts():
-    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "game-log.md"
+    shared = ROOT.parent / "shared" / "game-log.md"
     if not shared.exists():
         pytest.skip("no ../shared/game-log.md here")
     text = shared.read_text(encoding="utf-8")

@@ -6,9 +6,10 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "profile_kernels.py"
+from conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "profile_kernels.py"
 
 
 def load():

@@ -6,9 +6,10 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "time_editions.py"
+from conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "time_editions.py"
 
 
 def load():

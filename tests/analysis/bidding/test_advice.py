@@ -194,7 +194,7 @@ def test_check_advice_end_to_end_is_reproducible() -> None:
 def test_cli(tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["check-advice", "--set", "target=5", "--deals", "1500", "--seed", "2", "--play-deals", "0"]  # play tips:
-    # tests/test_play_advice.py
+    # tests/analysis/play/test_play_advice.py
     result = runner.invoke(app, [*args, "--json", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
     claims = json.loads(result.stdout)

@@ -31,10 +31,9 @@ from analyser.policy import seat_policies
 from analyser.rules import make_rules
 from analyser.simulate import iter_log_lines
 from analyser.solve import Position, Solver
+from conftest import ROOT, TYPED
 
-HERE = Path(__file__).parent
-TYPED = HERE / "logs" / "typed-trinidad.jsonl"
-DOCS_LOG = (HERE.parent / "docs" / "game-log.md").read_text(encoding="utf-8")
+DOCS_LOG = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")
 runner = CliRunner()
 
 
@@ -65,7 +64,7 @@ def random_log(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def random_report(random_log):
     """Every world alike (--inference none): the losses checked below against the solver on unweighted worlds
-    (tests/test_inference_commands.py checks the weighted ones)."""
+    (tests/analysis/play/test_inference_commands.py checks the weighted ones)."""
     return run(random_log, Settings(worlds=24, bid_deals=2000, seed=3, inference="none"))
 
 
@@ -98,7 +97,7 @@ def test_flagged_card_errors_really_lose_what_analyse_says(random_report) -> Non
     the recommended card instead gains exactly the loss on the same worlds (solved again another way), and on
     fresh worlds it gains, within the CIs, what analyse says. Decisions valued by the bounded search (above 24 cards,
     a world the solver did not finish within its budget) are an estimate by design: only the exact ones are compared
-    with the solver here (tests/test_bounded.py checks the bounded search)."""
+    with the solver here (tests/engine/test_bounded.py checks the bounded search)."""
     flagged = [d for d in random_report.decisions if d.kind == "card" and d.flag and d.method == "exact"]
     assert len(flagged) >= 5
     plays = {(line.line, p.event): p for line in random_report.lines for p in line.facts.plays}
@@ -307,7 +306,7 @@ def test_flags_only_with_evidence_else_too_close_to_call(tmp_path, flat_table) -
 
 def test_hand_typed_trinidad_match_end_to_end(tmp_path) -> None:
     """Every world alike (--inference none): with the others' choices read, 30 worlds weigh down to a handful and
-    the jack below needs some 300 to show its loss (tests/test_inference_commands.py)."""
+    the jack below needs some 300 to show its loss (tests/analysis/play/test_inference_commands.py)."""
     out = tmp_path / "page"
     result = runner.invoke(app, ["analyse", str(TYPED), "--worlds", "30", "--bid-deals", "1000", "--no-win-prob",
                                  "--inference", "none", "--out", str(out), "--json"])

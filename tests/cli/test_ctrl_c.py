@@ -1,7 +1,7 @@
 """Ctrl-C in a long command: acknowledged on stderr the moment it arrives, then the command stops as it always
 did (finished work kept where the command keeps it, exit 130); Ctrl-C while the program loads is one line and 130
 too, and an interrupted `simulate --log` keeps its finished deals and says how many (an interrupted report:
-test_report_resume.py).
+tests/report/test_report_resume.py).
 
 Each command runs in a subprocess with stderr on a pseudo-terminal, so its progress bar is drawn and the test
 knows the work is under way before it sends SIGINT; a pipe (no terminal) is tested too."""

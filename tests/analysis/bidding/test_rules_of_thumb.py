@@ -15,6 +15,7 @@ from analyser.analysis.bidding.strategy import side_scores
 from analyser.engine.evaluator import class_key
 from analyser.executor import LocalExecutor
 from analyser.rules import make_rules
+from conftest import ROOT
 
 # The printed words, read back by a reader of our own: each phrase and what it says of a hand.
 PHRASES = {
@@ -177,9 +178,8 @@ def test_costs_against_the_equilibrium_itself_are_zero(small_fit):
 def test_shipped_edition_is_read_back(tmp_path):
     """A written result reads back as the same rules; the chosen size is the smallest close enough."""
     rules = make_rules("classic", players=3)
-    from pathlib import Path
 
-    run = Path(__file__).resolve().parent.parent / "results" / "classic-3p" / "equilibrium"
+    run = ROOT / "results" / "classic-3p" / "equilibrium"
     fit = rot.FitInput.of_run(run)
     result = rot.fit_and_measure(rules, fit, deals=4000, executor=LocalExecutor(2))
     path = rot.write(result, tmp_path / "rot")

@@ -5,15 +5,15 @@ own heading, never as the report's rules."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from analyser.report.card import Card, card_text
 from analyser.report.lead import BEST_RESPONSE_HEADING, HEADING
 from analyser.rules import make_rules
+from conftest import ROOT
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = ROOT / "results"
 EDITIONS = sorted(p.parent.name for p in RESULTS.glob("*/report.json"))
 # Editions still in the layout before the report led with the equilibrium: regenerated in full
 # (scripts/reference_edition.py --only NAME) they pass, and strict=True then makes this list fail until emptied.

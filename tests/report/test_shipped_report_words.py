@@ -14,8 +14,9 @@ import pytest
 from analyser.analysis.stats import percent
 from analyser.report.advice import bullet, finding, measured, rewrite_advice_sections
 from analyser.rules import make_rules
+from conftest import ROOT
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = ROOT / "results"
 EDITIONS = sorted(p.parent.name for p in RESULTS.glob("*/report.json"))
 FILES = ("REPORT.md", "report.html", "report.json", "tables/advice.csv", "tables/advice.parquet",
          "tables/equilibrium-advice.csv", "tables/equilibrium-advice.parquet")

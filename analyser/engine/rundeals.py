@@ -26,10 +26,10 @@ import numpy as np
 from numba import njit
 
 from .bits import unit_stream
-from .deal import LINE_WORK, POLICY, SHUFFLED, play_line_in
-from .layout import I_RUNS, N_INFO, N_WHY
+from .deal import POLICY, SHUFFLED, play_line_in
+from .layout import I_RUNS
 from .search import new_play_buffer
-from .tipcheck import reset_deck, side_net
+from .tipcheck import deal_scratch, reset_deck, side_net
 
 RD_RUNS = 0   # runs in the deal (A on side 0); 0: no run, not played
 RD_A_AB = 1   # A's side's net points, A on side 0
@@ -45,16 +45,8 @@ def run_deal_pairs(rules, first, n_deals, kinds_ab, params_ab, kinds_ba, params_
     `*_ab`: A on side 0; `*_ba`: A on side 1; `*_h`: the run check's players (bidding as in `*_ab`, cheap
     cards). Four players or two."""
     dealer = kinds_ab.shape[0] - 1
-    deck = np.zeros(52, dtype=np.int64)
-    deal_deck = np.zeros(4, dtype=np.uint64)
-    deal_rng = np.zeros(4, dtype=np.uint64)
-    dr = np.zeros(4, dtype=np.uint64)
-    r = np.zeros(4, dtype=np.uint64)
-    sc = np.zeros(4, dtype=np.int64)
+    deck, deal_deck, deal_rng, dr, r, sc, info, pts, work = deal_scratch()
     ev = np.zeros((0, 4), dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
     state = new_play_buffer(True)
     for i in range(n_deals):
         unit_stream(card_key, first + i, deal_deck)

@@ -54,6 +54,17 @@ TO_FOLLOWED = 1
 N_TO_COLS = 2
 
 
+@njit(cache=True)
+def deal_scratch():
+    """The work arrays one played deal needs, shared by the duplicated-deal kernels (here and ``rundeals``):
+    deck int64[52]; the deal's two streams as drawn (deal_deck, deal_rng) and the copies a play consumes
+    (dr, r), uint64[4] each; scores int64[4]; info int64[N_INFO]; pts int64[4, N_WHY]; work uint64[LINE_WORK]."""
+    return (np.zeros(52, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.int64),
+            np.zeros(N_INFO, dtype=np.int64), np.zeros((4, N_WHY), dtype=np.int64),
+            np.zeros(LINE_WORK, dtype=np.uint64))
+
+
 @njit(cache=True, _nrt=False)
 def reset_deck(deck):
     for i in range(52):
@@ -95,17 +106,9 @@ def tip_deals(rules, n_deals, scores, kinds, params_on, params_off, deck_rng, rn
     nsides = 2 if n == 4 else n
     dealer = n - 1
     n_tips = params_on.shape[0]
-    deck = np.zeros(52, dtype=np.int64)
-    deal_deck = np.zeros(4, dtype=np.uint64)
-    deal_rng = np.zeros(4, dtype=np.uint64)
-    dr = np.zeros(4, dtype=np.uint64)
-    r = np.zeros(4, dtype=np.uint64)
-    sc = np.zeros(4, dtype=np.int64)
+    deck, deal_deck, deal_rng, dr, r, sc, info, pts, work = deal_scratch()
     ev_on = np.zeros((MAX_LINE_EVENTS, N_EV_COLS), dtype=np.int64)
     ev_off = np.zeros((MAX_LINE_EVENTS, N_EV_COLS), dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
     n_on = 0
     for i in range(n_deals):
         substream(deck_rng, deal_deck)
@@ -136,17 +139,9 @@ def tip_matches(rules, n_matches, kinds, params_on, params_off, deck_rng, rng, s
     n = rules[R_PLAYERS]
     nsides = 2 if n == 4 else n
     n_tips = params_on.shape[0]
-    deck = np.zeros(52, dtype=np.int64)
+    deck, match_deck, match_rng, dr, r, scores, info, pts, work = deal_scratch()
     line_rng = np.zeros(4, dtype=np.uint64)
     ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
-    match_deck = np.zeros(4, dtype=np.uint64)
-    match_rng = np.zeros(4, dtype=np.uint64)
-    dr = np.zeros(4, dtype=np.uint64)
-    r = np.zeros(4, dtype=np.uint64)
-    scores = np.zeros(4, dtype=np.int64)
     for i in range(n_matches):
         substream(deck_rng, match_deck)
         substream(rng, match_rng)
@@ -220,14 +215,8 @@ def observe_tips(rules, first, n_deals, scores, kinds, params, deck_key, key, st
     ``unit_stream(key, i)``: a run's counts are the same however its deals are cut."""
     n = rules[R_PLAYERS]
     dealer = n - 1
-    deck = np.zeros(52, dtype=np.int64)
-    deal_deck = np.zeros(4, dtype=np.uint64)
-    deal_rng = np.zeros(4, dtype=np.uint64)
-    sc = np.zeros(4, dtype=np.int64)
+    deck, deal_deck, deal_rng, _, _, sc, info, pts, work = deal_scratch()
     ev = np.zeros((MAX_LINE_EVENTS, N_EV_COLS), dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
     replay = np.zeros(N_STATE, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     sc2 = np.zeros(4, dtype=np.int64)

@@ -30,7 +30,8 @@ from .engine.layout import (
     N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP,
 )
-from .engine.search import cards_in_hands, new_play_buffer, start_history
+from .engine.heuristic import heuristic_play
+from .engine.search import cards_in_hands, new_play_buffer, record_play, start_history
 from .engine.solver import (
     C_ABORTED, C_NODE_LIMIT, C_STOP, DEFAULT_TT_BITS, NO_VALUE, SolverWork, proved_ranges, solve_cards, solve_value,
     table_rows,
@@ -464,37 +465,43 @@ def position_from_hands(rules: RuleSet, hands: str, trump: str, leader: int) -> 
     return Position(rules, state)
 
 
-def dealt_positions(rules: RuleSet, cards: int, count: int, rng: np.random.Generator) -> list[Position]:
-    """`count` random positions at the first lead, `cards` cards each, dealt from `rng` (a shuffled pack,
-    seat 0's cards first), a random trump, the last seat the dealer: what the solver's benchmark and tests
-    solve. The same `rng` state gives the same deals."""
+def deal_into(state: np.ndarray, rules: RuleSet, cards: int, rng: np.random.Generator) -> None:
+    """Deal `cards` cards to each seat into `state` (a play state, or a play buffer with its search area after it)
+    from `rng`: a shuffled pack, seat 0's cards first, then a random trump suit (no card turned up: the rest of the
+    pack unseen); the last seat deals, the score 0:0, and a buffer's record of the deal is started. The one deal the
+    solver's and the search players' benchmarks and tests play from; the same `rng` state gives the same deal."""
     n = rules.players
+    pack = rng.permutation(52)
+    hands = np.zeros(4, dtype=np.uint64)
+    for s in range(n):
+        hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
+    init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, n - 1, np.zeros(4, dtype=np.int64))
+    start_history(state)
+
+
+def dealt_positions(rules: RuleSet, cards: int, count: int, rng: np.random.Generator) -> list[Position]:
+    """`count` positions at the first lead, each dealt from `rng` in turn (``deal_into``)."""
     out = []
     for _ in range(count):
-        pack = rng.permutation(52)
-        hands = np.zeros(4, dtype=np.uint64)
-        for s in range(n):
-            hands[s] = np.uint64(sum(1 << int(c) for c in pack[s * cards:(s + 1) * cards]))
         state = np.zeros(N_STATE, dtype=np.int64)
-        init_state(state, rules.as_array(), hands, int(rng.integers(4)), -1, n - 1, np.zeros(4, dtype=np.int64))
+        deal_into(state, rules, cards, rng)
         out.append(Position(rules, state))
     return out
 
 
-def dealt_play_buffer(rules_array: np.ndarray, players: int, cards: int, rng: np.random.Generator, *,
-                      dealer: int | None) -> np.ndarray:
-    """A play buffer (search area) with `cards` cards dealt to each of `players` seats from `rng` (a shuffled pack,
-    seat 0's cards first), the next card turned up as trump, the deal's record started: what the bounded search's
-    benchmark and tests play from. `dealer` is the dealer's seat, or None for one drawn from `rng` after the shuffle.
-    The same `rng` state (and `dealer`) gives the same deal."""
-    pack = rng.permutation(52)
-    hands = np.zeros(4, dtype=np.uint64)
-    for s in range(players):
-        hands[s] = np.uint64(sum(1 << int(c) for c in pack[cards * s:cards * s + cards]))
-    turnup = int(pack[cards * players])
-    if dealer is None:
-        dealer = int(rng.integers(players))
+def dealt_play_buffer(rules: RuleSet, cards: int, rng: np.random.Generator, *, plies: int = 0,
+                      heuristic: np.ndarray | None = None) -> np.ndarray:
+    """A play buffer with its search area, dealt from `rng` as ``dealt_positions`` deals (``deal_into``), then
+    `plies` cards (fewer if the deal ends first) played by the heuristic with the policy row `heuristic`, each
+    recorded as the trick loop records it, so that a search player infers from them as in a game."""
     state = new_play_buffer(True)
-    init_state(state, rules_array, hands, turnup // 13, turnup, dealer, np.zeros(4, dtype=np.int64))
-    start_history(state)
+    deal_into(state, rules, cards, rng)
+    if plies and heuristic is None:
+        raise ValueError("dealt_play_buffer: plies need the heuristic's policy row")
+    for _ in range(plies):
+        if is_over(state):
+            break
+        card = heuristic_play(heuristic, state, legal(state))
+        record_play(state, card)
+        apply(state, card)
     return state

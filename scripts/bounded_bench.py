@@ -4,8 +4,13 @@
     .venv/bin/python scripts/bounded_bench.py quality [--positions 200] [--worlds 20] [--policy pimc] [--seed 1] [--exact-cache F]
     .venv/bin/python scripts/bounded_bench.py analyse [--seed 1] [--log run-deals.jsonl]
 
-**speed**: 4-player trinidad deals of `--cards` cards each (9: one run, 12: two; a random
-trump, the rest of the pack unseen) played to the end by the heuristic; at every card
+Positions are dealt as the solver's benchmark and the bounded search's tests deal them
+(``solve.dealt_play_buffer``: a shuffled pack, a random trump suit, no card turned up, the
+last seat dealing; earlier versions of this script turned the next card up as trump, so
+figures taken before differ by their deals, not by the search).
+
+**speed**: 4-player trinidad deals of `--cards` cards each (9: one run, 12: two; the rest of
+the pack unseen) played to the end by the heuristic; at every card
 decision with more than one legal card the search player (`--policy`) is asked for its
 card, and that call is timed: the thread's CPU time (what one core gives it, whatever else
 runs on the machine) and the wall-clock time (compilation excluded: one decision first).
@@ -13,7 +18,8 @@ The order of play is recorded, so pimc infers from the others' cards as in a gam
 Target: median at most 2 s, worst at most 10 s, default settings.
 
 **quality**: random 4-player positions with 25 to 36 cards in the hands (9 cards dealt to
-each seat, a random number of heuristic plies, 0 to 11, played first). In each, `--worlds`
+each seat, then a random number of plies, 0 to 11, played by the heuristic with its default
+settings). In each, `--worlds`
 worlds are drawn for the seat to move (uniformly, ``sample_world``: no inference), and
 every legal card is valued in each world twice: exactly (the solver, no limit) and by
 the method of `--policy` (its horizon and node budget: exact where the solver finishes
@@ -57,24 +63,21 @@ from analyser.solve import dealt_play_buffer
 SPEED_TARGET_MEDIAN_S = 2.0
 SPEED_TARGET_MAX_S = 10.0
 QUALITY_TARGET = 0.05
-
-
-def deal_state(rules_array: np.ndarray, players: int, cards: int, rng: np.random.Generator) -> np.ndarray:
-    """A play buffer (search area) with `cards` cards dealt to each seat, a random turn-up as trump."""
-    return dealt_play_buffer(rules_array, players, cards, rng, dealer=players - 1)
+DEALS = "solve.dealt_play_buffer"  # how the positions are dealt, kept in an --exact-cache file
 
 
 def speed(policy: str, cards: int, deals: int, seed: int) -> dict:
-    rules = make_rules("trinidad", players=4).as_array()
+    table = make_rules("trinidad", players=4)
+    rules = table.as_array()
     kind, params = parse_policy(policy)
     hkind, hparams = parse_policy("heuristic")
     rng = np.random.default_rng(seed)
     choice = chunk_rngs(seed, 0)[1]
-    warm = deal_state(rules, 4, cards, np.random.default_rng(0))
+    warm = dealt_play_buffer(table, cards, np.random.default_rng(0))
     choose_card(kind, params, warm, legal(warm), rules, choice)  # compile or load the cache first
     seconds, cpu_seconds, exact = [], [], []
     for _ in range(deals):
-        state = deal_state(rules, 4, cards, rng)
+        state = dealt_play_buffer(table, cards, rng)
         while not is_over(state):
             mask = legal(state)
             if int(mask) & (int(mask) - 1):
@@ -113,13 +116,17 @@ def _load_exact(path: str | None, seed: int, worlds: int) -> list[list[list[int]
     if doc.get("seed") != seed or doc.get("worlds") != worlds:
         raise SystemExit(f"{path} holds exact values for seed {doc.get('seed')} and {doc.get('worlds')} worlds, "
                          f"not seed {seed} and {worlds}: give another --exact-cache")
+    if doc.get("deals") != DEALS:
+        raise SystemExit(f"{path} holds exact values of positions dealt otherwise (before the positions were "
+                         f"dealt by {DEALS}): give another --exact-cache")
     return doc["exact"]
 
 
 def _save_exact(path: str, seed: int, worlds: int, kept: list[list[list[int]]]) -> None:
     temp = path + ".tmp"
     with open(temp, "w", encoding="utf-8") as stream:
-        json.dump({"bench": "quality exact values", "seed": seed, "worlds": worlds, "exact": kept}, stream)
+        json.dump({"bench": "quality exact values", "seed": seed, "worlds": worlds, "deals": DEALS, "exact": kept},
+                  stream)
     os.replace(temp, path)
 
 
@@ -130,7 +137,9 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
     are drawn from the seed alone, the methods draw nothing), so that other methods are compared on them
     later without solving again."""
     kept = _load_exact(exact_cache, seed, worlds)
-    rules = make_rules("trinidad", players=4).as_array()
+    table = make_rules("trinidad", players=4)
+    rules = table.as_array()
+    heuristic = parse_policy("heuristic")[1]
     rows = [parse_policy(p)[1] for p in policies]
     params = rows[0]
     rng = np.random.default_rng(seed)
@@ -146,11 +155,7 @@ def quality(policies: list[str], positions: int, worlds: int, seed: int, progres
     start = time.perf_counter()
     solve_s = 0.0
     while len(heuristic_loss) < positions:
-        state = deal_state(rules, 4, 9, rng)
-        for _ in range(int(rng.integers(0, 12))):
-            state_card = heuristic_card(params, state, legal(state), rules, stream)
-            record_play(state, state_card)
-            apply(state, state_card)
+        state = dealt_play_buffer(table, 9, rng, plies=int(rng.integers(0, 12)), heuristic=heuristic)
         mask = int(legal(state))
         if mask & (mask - 1) == 0:
             continue  # one legal card: nothing to choose

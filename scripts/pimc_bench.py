@@ -2,7 +2,10 @@
 
     .venv/bin/python scripts/pimc_bench.py [--deals 40] [--players 4] [--policy pimc] [--seed 1] [--json]
 
-Each deal is dealt at random (6 cards each, a random trump, trinidad rules) and played
+Each deal is dealt at random (6 cards each, a random trump suit and no card turned up, the
+last seat dealing, trinidad rules: ``solve.dealt_play_buffer``, as the solver's benchmark
+deals; earlier versions turned the next card up as trump, so figures taken before differ by
+their deals) and played
 to the end by the heuristic; at every card decision with more than one legal card the
 search player (`--policy`, default `pimc` with its default worlds; `oracle` too) is
 asked for its card, and that call is timed (compilation excluded: one decision first).
@@ -32,22 +35,18 @@ from analyser.solve import dealt_play_buffer
 TARGET = 20.0  # decisions per second per core
 
 
-def deal_state(rules_array: np.ndarray, players: int, rng: np.random.Generator) -> np.ndarray:
-    """A 6-card deal, the last seat dealing (solve.dealt_play_buffer)."""
-    return dealt_play_buffer(rules_array, players, 6, rng, dealer=players - 1)
-
-
 def measure(policy: str, players: int, deals: int, seed: int) -> dict[str, str | int | float]:
-    rules = make_rules("trinidad", players=players).as_array()
+    table = make_rules("trinidad", players=players)
+    rules = table.as_array()
     kind, params = parse_policy(policy)
     hkind, hparams = parse_policy("heuristic")
     rng = np.random.default_rng(seed)
     choice = chunk_rngs(seed, 0)[1]
-    warm = deal_state(rules, players, np.random.default_rng(0))
+    warm = dealt_play_buffer(table, 6, np.random.default_rng(0))
     choose_card(kind, params, warm, legal(warm), rules, choice)  # compile or load the cache first
     seconds = []
     for _ in range(deals):
-        state = deal_state(rules, players, rng)
+        state = dealt_play_buffer(table, 6, rng)
         while not is_over(state):
             mask = legal(state)
             if int(mask) & (int(mask) - 1):

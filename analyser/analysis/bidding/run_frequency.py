@@ -16,6 +16,7 @@ from ...executor import Executor
 from ...rules import RuleSet
 from ...simulate import CHUNK_DEALS
 from .. import runner
+from ..stats import percent as rate
 from ..stats import wilson_ci
 
 
@@ -38,5 +39,7 @@ def run_frequency(rules: RuleSet, policy: str, deals: int, seed: int, executor: 
 
 
 def percent(share: dict[str, Any]) -> str:
-    """A share with its CI in words: '37.3% (95% CI 37.1-37.5%)'."""
-    return f"{100 * share['share']:.1f}% (95% CI {100 * share['ci95'][0]:.1f}-{100 * share['ci95'][1]:.1f}%)"
+    """A share with its CI in words, as the report says its other intervals (``stats.percent`` for each figure):
+    '37.3% (95% CI 37.1% to 37.5%)'."""
+    low, high = share["ci95"]
+    return f"{rate(share['share'])} (95% CI {rate(low)} to {rate(high)})"

@@ -24,6 +24,15 @@ if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a com
 
 Preset = enum.Enum("Preset", {name.replace("-", "_"): name for name in PRESETS}, type=str)  # type: ignore[misc]
 
+
+class Inference(str, enum.Enum):
+    """What a search player infers from the others' bids and cards (play --inference, whatif --inference)."""
+
+    none = "none"
+    bids = "bids"
+    full = "full"
+
+
 RulesOpt = Annotated[Preset, typer.Option(
     "--rules", help="Rule preset (see docs/rules.md; `allfours rules` prints what it sets).")]
 PlayersOpt = Annotated[Optional[int], typer.Option(

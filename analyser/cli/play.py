@@ -13,19 +13,13 @@ from typing import Annotated, Optional
 import typer
 
 from .options import (
-    PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, answer_reader, build_rules, fail, os_words,
+    Inference, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, answer_reader, build_rules, fail, os_words,
 )
 
 
 class Opponent(str, enum.Enum):
     pimc = "pimc"
     heuristic = "heuristic"
-
-
-class Inference(str, enum.Enum):
-    none = "none"
-    bids = "bids"
-    full = "full"
 
 
 class CoachMode(str, enum.Enum):

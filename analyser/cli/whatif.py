@@ -18,7 +18,7 @@ from ..analysis.stats import percent as rate, percent_ci as rate_ci, probability
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.whatif import WhatIfResult
 from .options import (
-    ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    Inference, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, fail, log_lines, print_json, progress_bar, load_equity,
     writing,
 )
@@ -31,12 +31,6 @@ SURE = 0.95  # how likely the better option must be to be called better in the s
 class Measure(str, enum.Enum):
     win = "win"
     points = "points"
-
-
-class Inference(str, enum.Enum):
-    none = "none"
-    bids = "bids"
-    full = "full"
 
 
 class WinBy(str, enum.Enum):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.cards import parse_card, parse_cards
+from analyser.game.cards import parse_card, parse_cards
 from analyser.engine.deal import MAX_LINE_EVENTS, play_line
 from analyser.engine.layout import N_INFO, N_WHY
-from analyser.gamelog import events_to_json, line_object
-from analyser.policy import seat_policies
-from analyser.rules import RuleSet
-from analyser.simulate import chunk_rngs
+from analyser.record.gamelog import events_to_json, line_object
+from analyser.players.policy import seat_policies
+from analyser.game.rules import RuleSet
+from analyser.players.simulate import chunk_rngs
 
 
 def fixed_deck(rules: RuleSet, dealer: int, hands: dict[int, str], turnup: str, stock: str = "") -> np.ndarray:

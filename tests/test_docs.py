@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyser import rules as rules_module
+from analyser.game import rules as rules_module
 from analyser.cli import app
 from analyser.engine.layout import REDEAL_REASONS, WHY
-from analyser.rules import PRESET_PLAYERS, PRESETS, RuleSet, make_rules
-from analyser.rules_text import PARAM_MEANINGS, VALUE_MEANINGS, describe, format_rules, parameters, set_options
+from analyser.game.rules import PRESET_PLAYERS, PRESETS, RuleSet, make_rules
+from analyser.game.rules_text import PARAM_MEANINGS, VALUE_MEANINGS, describe, format_rules, parameters, set_options
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 RULES_DOC = (DOCS / "rules.md").read_text(encoding="utf-8")
@@ -205,7 +205,7 @@ def test_rules_doc_player_counts():
     assert "`partnership-seven` 4 only" in RULES_DOC
 
 
-# --- analyser/rules_text.py --------------------------------------------------
+# --- analyser/game/rules_text.py --------------------------------------------------
 
 
 def test_every_parameter_has_a_meaning():

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 from analyser.analysis.bidding.shipped import class_words, disagreement, hand_class_of, lookup
 from analyser.analysis.stats import probability
-from analyser.cards import parse_card, parse_cards
+from analyser.game.cards import parse_card, parse_cards
 from analyser.cli import app
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from analyser.table.coach import Coach
 from analyser.table.entry import Entry, build, read_cards
 from analyser.table.hint import who_is_who

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from analyser.cli import app
 from analyser.engine.evaluator import class_key, possible_classes
-from analyser.hand_text import class_words
+from analyser.record.hand_text import class_words
 from conftest import TYPED
 
 HAND = "AS JS 4H 7D 9C TC"

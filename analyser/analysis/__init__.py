@@ -10,7 +10,7 @@ Imports point down: ``play`` may use ``bidding``, both use the shared base, the 
 What a player sees at the table (hint, record, play) is a layer above both.
 """
 
-from ..errors import AllFoursError
+from ..game.errors import AllFoursError
 
 
 class AnalysisError(AllFoursError):

@@ -24,9 +24,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..engine.evaluator import decode_class
-from ..policy import policy_label
+from ..players.policy import policy_label
 from .stats import Z95, running_estimates
-from ..vocabulary import ROLE
+from ..record.vocabulary import ROLE
 
 if TYPE_CHECKING:  # a type only: the base imports nothing from the questions above it
     from .bidding.equity import EquityTable

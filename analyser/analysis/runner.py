@@ -41,13 +41,13 @@ from ..engine.deal import (
     S_NET_SQ, S_NET_SUM, S_OTHER_POINTS, S_PLAYED, S_RUNS, S_RUNS_HIST, S_TRICKS, new_match_state, simulate_lines,
 )
 from ..engine.layout import N_WHY, WHY
-from ..errors import AllFoursError
-from ..executor import Executor, LocalExecutor, Task, source_fingerprint
-from ..policy import seat_policies
-from ..rules import RuleSet, rules_from_log
-from ..simulate import NO_EVENTS, NO_META, chunk_rngs, chunk_sizes
+from ..game.errors import AllFoursError
+from ..work.executor import Executor, LocalExecutor, Task, source_fingerprint
+from ..players.policy import seat_policies
+from ..game.rules import RuleSet, rules_from_log
+from ..players.simulate import NO_EVENTS, NO_META, chunk_rngs, chunk_sizes
 from .stats import Z95, percent, percent_ci, wilson_ci
-from ..vocabulary import ELDEST
+from ..record.vocabulary import ELDEST
 
 META_FORMAT = "allfours-run/1"
 SUMMARY_FORMAT = "allfours-summary/1"
@@ -515,7 +515,7 @@ def resume_conflicts(spec: RunSpec, *, preset: str | None = None, players: int |
     if players is not None and players != spec.rules.players:
         problems.append(f"--players {players} (run: {spec.rules.players})")
     if settings:
-        from ..rules import make_rules, parse_settings
+        from ..game.rules import make_rules, parse_settings
 
         base = {k: v for k, v in meta_rules.items() if k not in ("preset", "players")}
         wanted = parse_settings(settings)

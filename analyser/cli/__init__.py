@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..errors import AllFoursError
+from ..game.errors import AllFoursError
 from . import advice, bench, equilibrium, equity, replay, report, simulate, strategy, tournament, whatif
 from . import rules
 from . import solve

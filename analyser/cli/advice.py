@@ -201,8 +201,8 @@ def check_advice(
     from ..analysis.bidding import advice
     from ..analysis.play.play_advice import add_play_tips, default_observe_deals
     from ..analysis.bidding.strategy import parse_side_score
-    from ..executor import check_options, open_executor
-    from ..policy import parse_policy
+    from ..work.executor import check_options, open_executor
+    from ..players.policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)

@@ -18,7 +18,7 @@ from .options import (
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when the command runs
     from ..analysis.play.analyse import Report
     from ..analysis.bidding.equity import EquityTable
-    from ..rules import RuleSet
+    from ..game.rules import RuleSet
 
 WORLDS_HELP = "Worlds per card decision: deals of the cards the player has not seen, consistent with what it has seen."
 INFERENCE_HELP = ("Card decisions: how the worlds are weighed: full (by how likely the others' bids and cards "
@@ -98,13 +98,13 @@ def analyse(
     """
     from ..analysis import AnalysisError
     from ..analysis.play.analyse import LineError, Settings, Thresholds, analyse as run, count_work, read_log
-    from ..policy import parse_policy
+    from ..players.policy import parse_policy
 
     if seat and side is not None:
         fail("give --seat or --side, not both")
     parse_policy(policy)
     if strategy is not None:
-        from ..policy import read_equilibrium
+        from ..players.policy import read_equilibrium
 
         read_equilibrium(str(strategy))  # a bad folder: one line now, not after the first deal
     thresholds = Thresholds(doubtful, error, blunder)

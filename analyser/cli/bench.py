@@ -33,12 +33,12 @@ def bench(
     json_out: JsonOpt = False,
 ) -> None:
     """Measure whole deals per second (random with the eldest standing, and heuristic; trinidad by default)."""
-    from ..bench import bench_table, run_bench
+    from ..work.bench import bench_table, run_bench
 
     ruleset = build_rules(rules, players, set_)
     announce_engine()
     if against_c:
-        from ..bench_c import against_c_text, run_against_c
+        from ..work.bench_c import against_c_text, run_against_c
 
         if (ruleset.preset, ruleset.players) != ("trinidad", 4) or set_:
             fail("--against-c measures the trinidad 4-player figures that the C reference plays: "

@@ -32,7 +32,7 @@ def card(
     seconds to a minute)."""
     ruleset = build_rules(rules, players, set_)
     check_output(out, "--out", folder=False, force=force, image=True)
-    from ..executor import LocalExecutor
+    from ..work.executor import LocalExecutor
     from ..report.card import DEPARTURE_AGREEMENT, assumed_rules, card_text, draw_card, load_card, planned_deals
 
     messages: list[str] = []

@@ -22,7 +22,7 @@ from .options import (
 
 def format_classes(rows: list[dict[str, Any]], role: str) -> list[str]:
     from ..analysis.stats import percent, percent_ci
-    from ..vocabulary import ROLE
+    from ..record.vocabulary import ROLE
 
     key = f"p_{ROLE[role].option1}"
     lines = [f"{role.capitalize()}: P({key[2:]}) by class, 95% bootstrap CI; the heuristic's own P for comparison",
@@ -157,8 +157,8 @@ def equilibrium(
         EquilibriumError, check_inputs, run_all_scores, run_equilibrium, simulation_skipped,
     )
     from ..analysis.bidding.strategy import parse_side_score
-    from ..executor import check_options, open_executor
-    from ..policy import parse_policy, read_tuned
+    from ..work.executor import check_options, open_executor
+    from ..players.policy import parse_policy, read_tuned
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)

@@ -55,8 +55,8 @@ def equity(
     """
     from ..analysis.charts import equity_heatmap
     from ..analysis.bidding.equity import check_two_sides, equity_folder, equity_table
-    from ..executor import check_options, open_executor
-    from ..policy import parse_policy
+    from ..work.executor import check_options, open_executor
+    from ..players.policy import parse_policy
 
     ruleset = build_rules(rules, players, set_)
     given = out is not None

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
-from ..rules import PRESETS, RuleSet, RulesError, make_rules
+from ..game.rules import PRESETS, RuleSet, RulesError, make_rules
 
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.equity import EquityTable
@@ -233,7 +233,7 @@ _ANNOUNCED = threading.Event()
 def announce_engine(command: str | None = None) -> None:
     """Say so on stderr, once per process, when kernels the command (by default the one running) needs are
     about to be compiled: for about how long (`first_use`), and whether only this first run waits."""
-    from ..first_use import compile_notice
+    from ..work.first_use import compile_notice
 
     if not _ANNOUNCED.is_set():
         _ANNOUNCED.set()
@@ -377,7 +377,7 @@ def check_cache(folder: Path, option: str, given: bool) -> None:
     if given:
         check_output(folder, option, folder=True, force=True)
         return
-    from ..first_use import cache_unwritable, reason
+    from ..work.first_use import cache_unwritable, reason
 
     err = cache_unwritable(folder)
     if err is not None:

@@ -86,7 +86,7 @@ def play(
     log's last line; `allfours play --resume --log FILE` goes on from the card where you stopped, as the match
     would have gone on.
     """
-    from ..errors import AllFoursError
+    from ..game.errors import AllFoursError
     from ..table.play import Game, Leave, Options, open_resume
     from ..table.record import EndOfInput, TableIO
     from ..table.resume import ResumeError, left_in

@@ -47,7 +47,7 @@ def record(
     End of input (exit 0), Ctrl-C (exit 130) or a refused answer through a pipe keep the finished deals and
     the deal in progress, as the last line of --out; `allfours record --resume --out FILE` goes on with it.
     """
-    from ..errors import AllFoursError
+    from ..game.errors import AllFoursError
     from ..table.record import EndOfInput, Recorder, RecordError, Start, TableIO, resume_words, resumed_deal, saved_words
     from ..table.resume import ResumeError, left_in, read_unfinished
 

@@ -24,7 +24,7 @@ def replay(
     did not see written ??) is checked as far as it shows, and replay says what it could not check. A deal in
     progress (the last line that play or record keeps when left in the middle of a deal) is checked as far as
     it goes, and replay says which command finishes it."""
-    from ..deal_account import account, account_text
+    from ..record.deal_account import account, account_text
     from ..referee import LogError
 
     scored: list[dict[str, Any]] = []
@@ -123,7 +123,7 @@ def unfinished_item(file: Path, number: int, obj: dict[str, Any], last: bool) ->
     """What replay says of a deal in progress: where it stops and the command that finishes it."""
     import shlex
 
-    from ..deal_account import due_words
+    from ..record.deal_account import due_words
 
     resume: dict[str, Any] = obj["resume"] if isinstance(obj.get("resume"), dict) else {}
     command = resume.get("command")

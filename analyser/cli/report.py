@@ -43,8 +43,8 @@ def report(
     An existing non-empty report folder is refused unless --force (which writes the new report over it).
     """
     from ..analysis.bidding.strategy import check_base_policy
-    from ..executor import check_options, open_executor
-    from ..policy import pimc_worlds
+    from ..work.executor import check_options, open_executor
+    from ..players.policy import pimc_worlds
     from ..report.build import build_report
 
     ruleset = build_rules(rules, players, set_)

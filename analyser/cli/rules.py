@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from ..rules_text import describe, format_rules, set_options
+from ..game.rules_text import describe, format_rules, set_options
 from .options import JsonOpt, PlayersOpt, Preset, RulesOpt, SetOpt, build_rules
 
 

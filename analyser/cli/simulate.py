@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..rules import RuleSet
-from ..simulate import CHUNK_DEALS
+from ..game.rules import RuleSet
+from ..players.simulate import CHUNK_DEALS
 from .options import (
     FAILED, USAGE, ClusterOpt, ForceOpt, JsonOpt, PlayersOpt, Preset, RulesOpt, SchedulerOpt, SeedOpt, SetOpt,
     announce_engine, build_rules, check_output, fail, file_errors, os_words, print_json, progress_bar, stopping_notice,
@@ -48,7 +48,7 @@ def simulate(
     An existing --out folder or --log file is refused unless --force (or --resume, for the run folder).
     """
     from ..analysis import runner
-    from ..executor import check_options, open_executor
+    from ..work.executor import check_options, open_executor
 
     check_options(threads, scheduler, cluster)
     given = {name for name in ("rules", "players", "set_", "deals", "seed", "policy", "chunk_size")
@@ -95,9 +95,9 @@ def simulate(
 
 def write_log(ruleset: RuleSet, deals: int, seed: int, policy: list[str], chunk: int, log: Path) -> None:
     """Write every deal of the run (the same chunks as its summary) to `log` (allfours-log/1)."""
-    from ..gamelog import dumps
-    from ..policy import seat_policies
-    from ..simulate import iter_log_lines
+    from ..record.gamelog import dumps
+    from ..players.policy import seat_policies
+    from ..players.simulate import iter_log_lines
 
     kinds, params = seat_policies(policy, ruleset.players)
     count = 0

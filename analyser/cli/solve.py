@@ -12,7 +12,7 @@ import typer
 from .options import FAILED, USAGE, JsonOpt, PlayersOpt, Preset, SetOpt, announce_engine, build_rules, fail, log_lines
 
 if TYPE_CHECKING:
-    from ..solve import Position, Solution
+    from ..players.solve import Position, Solution
 
 # More cards than this in the hands (4 players, 9 each) and a solve may take minutes: the command says so first,
 # and then how far it has got (on a terminal every second, else every PROGRESS_LOG seconds).
@@ -59,7 +59,7 @@ def solve(
     points minus the other two's, both taken to play against it). Kicks, the gift and the match target are
     not counted.
     """
-    from ..solve import SolveError, SolveInterrupted, Solver, position_from_hands, position_from_text
+    from ..players.solve import SolveError, SolveInterrupted, Solver, position_from_hands, position_from_text
 
     if file is not None and hands is not None:
         raise SolveError("give a log FILE or --hands, not both")

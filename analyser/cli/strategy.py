@@ -19,7 +19,7 @@ from .options import (
 
 def format_role(res: StrategyResult, role: str) -> str:
     from ..analysis.stats import percent
-    from ..vocabulary import ROLE
+    from ..record.vocabulary import ROLE
 
     a, b = ROLE[role].options
     table = res.final(role)
@@ -42,7 +42,7 @@ def format_role(res: StrategyResult, role: str) -> str:
 
 def class_legend(res: StrategyResult) -> list[str]:
     """The legend of the class codes the tables show: how to read them, then each one in words."""
-    from ..hand_text import KEY, class_words
+    from ..record.hand_text import KEY, class_words
 
     shown = [key for role in ("eldest", "dealer") for key, n in zip(res.final(role)["class_key"], res.final(role)["n"])
              if n > 0]
@@ -98,7 +98,7 @@ def strategy(
     An existing run folder is refused unless --force.
     """
     from ..analysis.bidding.strategy import check_base_policy, default_out_dir, parse_side_score, run_strategy
-    from ..executor import check_options, open_executor
+    from ..work.executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)

@@ -40,7 +40,7 @@ def tournament(
     """
     from ..analysis.play.tournament import run_deal_duel, run_tournament
     from ..analysis.stats import percent, percent_ci
-    from ..executor import check_options, open_executor
+    from ..work.executor import check_options, open_executor
 
     ruleset = build_rules(rules, players, set_)
     check_options(threads, scheduler, cluster)

@@ -91,7 +91,7 @@ def shipped_table(res: WhatIfResult) -> tuple[dict | None, str | None]:
 
 def format_result(res: WhatIfResult, explain: bool = False, table_line: str | None = None) -> str:
     sit = res.situation
-    from ..cards import card_name
+    from ..game.cards import card_name
 
     lines = [
         (f"{sit.rules.preset}, {sit.rules.players} players; the {sit.seat} holds "
@@ -188,8 +188,8 @@ def whatif(
     """
     from ..analysis.bidding.strategy import parse_side_score
     from ..analysis.bidding.whatif import decider_score, make_situation
-    from ..cards import parse_card, parse_cards
-    from ..policy import parse_policy
+    from ..game.cards import parse_card, parse_cards
+    from ..players.policy import parse_policy
 
     parse_policy(policy)
     if log is not None:
@@ -384,7 +384,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     from ..analysis.play.inference import weight_note
     from ..analysis.play.cardvalues import card_values, cards_left
     from ..analysis.stats import Z95
-    from ..cards import card_name, cards_of, parse_card
+    from ..game.cards import card_name, cards_of, parse_card
     from ..engine.bits import rng_state
     from ..engine.layout import PS_HAND, PS_SCORE
 

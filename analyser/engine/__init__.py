@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numba
 
-from ..cache import cache_root
+from ..work.cache import cache_root
 
 
 def _cache_dir() -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
+from ..game.rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
 from .bits import shuffle_deck, side_of
 from .deal import HAND_SIZE, LINE_WORK, WHOLE_DECK, kick_points, play_line_in
 from .decisions import copy_words, dealt_hand, equity_of, jump_in, net_points

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from ..rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
+from ..game.rules import R_BUNCHING, R_DISCARD, R_GIFT, R_KICK, R_PLAYERS, R_RUN_CARDS
 from .bits import RANK_JACK, below, bit, next_held, next_seat, popcount, private_zeros, rand_below, side_of
 from .search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, needs_search, new_play_buffer, play_buffer_size, record_bid
 from .layout import (

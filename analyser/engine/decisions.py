@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_KICK, R_PLAYERS, R_TARGET
+from ..game.rules import R_KICK, R_PLAYERS, R_TARGET
 from .bits import (
     RANK_ACE, RANK_JACK, RANK_QUEEN, RANK_TEN, SUIT_BITS, U1, bit, next_u64, rand_below, shuffle_deck,
 )

@@ -183,7 +183,7 @@ def possible_classes() -> list[int]:
 
 
 def _mask_and_trump(cards_or_mask: int | str | Iterable[Any], trump: int | str) -> tuple[int, int]:
-    from ..cards import parse_cards, parse_suit
+    from ..game.cards import parse_cards, parse_suit
 
     if isinstance(cards_or_mask, (int, np.integer)):
         mask = int(cards_or_mask)

@@ -76,7 +76,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_GIFT, R_PLAYERS, R_TARGET
+from ..game.rules import R_GIFT, R_PLAYERS, R_TARGET
 from .bits import (
     GAME_VALUE, RANK_ACE, RANK_JACK, RANK_MASKS, RANK_TEN, SUIT_BITS, U1, bit, game_points, highest_card, lowest_card, next_seat,
     popcount, rand_unit, side_of, suit_mask,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_PLAYERS
+from ..game.rules import R_PLAYERS
 from .bits import next_u64, rand_below, unit_stream
 from .deal import LINE_WORK, POLICY, SHUFFLED, play_line_in
 from .search import needs_search, new_play_buffer

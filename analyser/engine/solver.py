@@ -105,7 +105,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..rules import R_GAME_TIE, R_HANG_JACK
+from ..game.rules import R_GAME_TIE, R_HANG_JACK
 from .bits import (
     GAME_VALUE, RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, pdep_is_fast,
     popcount, side_of, suit_mask,

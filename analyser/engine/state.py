@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
+from ..game.rules import R_GAME_TIE, R_HANG_JACK, R_PLAYERS, R_TARGET, R_UNDERTRUMP, R_VOID_PLAY
 from .bits import (
     RANK_JACK, U1, bit, cards_above, game_points, highest_card, lowest_card, next_seat, popcount, side_of, suit_mask,
 )

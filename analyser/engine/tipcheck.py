@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules import R_PLAYERS
+from ..game.rules import R_PLAYERS
 from .bits import bit, unit_stream
 from .deal import LINE_WORK, MAX_LINE_EVENTS, POLICY, SHUFFLED, play_line_in
 from .layout import (

@@ -3,9 +3,9 @@ redeals, the bunching vote, trump, the jack bonus and the discards."""
 
 from __future__ import annotations
 
-from ..cards import SUITS, CardError, card_name, parse_suit, rank_of, suit_of
+from ..game.cards import SUITS, CardError, card_name, parse_suit, rank_of, suit_of
 from ..engine.deal import HAND_SIZE, kick_points
-from ..rules import KICKS
+from ..game.rules import KICKS
 from .reading import LogError
 from .scoring import Scoring
 

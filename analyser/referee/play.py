@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import SUIT_WORDS, SUITS, card_name, suit_of
+from ..game.cards import SUIT_WORDS, SUITS, card_name, suit_of
 from ..engine.deal import legal_mask, trick_winner
 from .reading import LogError, card_mask
 from .scoring import Scoring

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CardError, card_name, parse_card
-from ..errors import AllFoursError
-from ..gamelog import FORMAT
-from ..rules import RuleSet, RulesError, rules_from_log
+from ..game.cards import CardError, card_name, parse_card
+from ..game.errors import AllFoursError
+from ..record.gamelog import FORMAT
+from ..game.rules import RuleSet, RulesError, rules_from_log
 
 HIDDEN = "??"  # a card the seat whose view a line is did not see (docs/game-log.md, "A seat's view")
 

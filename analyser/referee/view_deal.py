@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..cards import N_CARDS, card_name
-from ..vocabulary import BID_EVENTS
+from ..game.cards import N_CARDS, card_name
+from ..record.vocabulary import BID_EVENTS
 from .line import Referee
 from .reading import HIDDEN, LogError, card_mask
 

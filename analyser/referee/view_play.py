@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ..cards import SUIT_WORDS, card_name, suit_of
+from ..game.cards import SUIT_WORDS, card_name, suit_of
 from .reading import LogError
 from .view_deal import ALL_CARDS, HiddenDeal, seats_text, suit_mask
 

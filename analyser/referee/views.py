@@ -28,7 +28,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import RuleSet, RulesError, rules_from_log
+from ..game.rules import RuleSet, RulesError, rules_from_log
 from .reading import HIDDEN, LogError, Verdict
 from .view_deal import ALL_CARDS, cards_in, seats_text, suit_mask
 from .view_play import Shortfall, ViewReferee, dealing_shortfall, lacks_of_play

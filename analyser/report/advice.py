@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..analysis.bidding.advice import BOOTSTRAP_DRAWS, GIVE_STRENGTH, SHARE_CI_PLAIN, SHARE_CI_WORDS
 from ..analysis.stats import percent
-from ..rules import RuleSet
+from ..game.rules import RuleSet
 from .document import Document, splice_section_end, splice_sections
 
 HEADING = "The published advice, tested"

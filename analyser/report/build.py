@@ -35,13 +35,13 @@ from ..analysis.bidding.equilibrium import (
 )
 from ..analysis.bidding.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.bidding.strategy import run_strategy
-from ..vocabulary import ROLE, ROLE_NAMES
-from ..executor import Executor, LocalExecutor
-from ..policy import pimc_worlds, policy_label
-from ..hand_text import KEY as CLASS_KEY
-from ..hand_text import class_words
-from ..rules import RuleSet
-from ..rules_text import describe
+from ..record.vocabulary import ROLE, ROLE_NAMES
+from ..work.executor import Executor, LocalExecutor
+from ..players.policy import pimc_worlds, policy_label
+from ..record.hand_text import KEY as CLASS_KEY
+from ..record.hand_text import class_words
+from ..game.rules import RuleSet
+from ..game.rules_text import describe
 from ..analysis.bidding.rules_of_thumb import FitInput
 from .advice import EQUILIBRIUM_SECTION, advice_section, equilibrium_advice_section
 from .card import RULES_FOLDER, Card, departures, draw_card

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rules import RuleSet, make_rules
+from ..game.rules import RuleSet, make_rules
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 RULES_FOLDER = "rules-of-thumb"
@@ -152,7 +152,7 @@ def edition_departures(rules: RuleSet, folder: Path, thumbs: dict[str, Any]) -> 
 
 def variant_settings(rules: RuleSet) -> list[str]:
     """``KEY=VALUE`` for every parameter that differs from the preset at this player count (``--set``)."""
-    from ..rules_text import value_text
+    from ..game.rules_text import value_text
 
     base = make_rules(rules.preset, players=rules.players)
     return [f"{k}={value_text(v)}" for k, v in dataclasses.asdict(rules).items()

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..errors import AllFoursError
-from ..executor import source_fingerprint
+from ..game.errors import AllFoursError
+from ..work.executor import source_fingerprint
 
 MARKER = "PARTIAL.json"
 MANIFEST = "manifest.json"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..vocabulary import ROLE
+from ..record.vocabulary import ROLE
 from .card import chosen_row, cost_words, near_words
 from .document import Document
 

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..analysis.bidding.advice import AdviceResult
-from ..rules import RuleSet
+from ..game.rules import RuleSet
 from .document import Document
 
 HEADING = "Play advice"

@@ -22,8 +22,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..policy import policy_label
-from ..rules import RuleSet, rules_from_log
+from ..record.vocabulary import ELDEST
+from ..players.policy import policy_label
+from ..game.rules import RuleSet, rules_from_log
 from .card import (
     RESULTS, RULES_FOLDER, assumed_rules, chosen_row, command as card_command, edition_departures, near_words,
     rules_name, variant_settings,
@@ -302,8 +303,8 @@ def _no_trump_gain(doc: Document, ed: Edition, dealer_rule: str) -> None:
     """Begging's gain with no trump, against each dealer the folder measures it against."""
     claim = next((c for c in ed.numbers.get("advice", []) if c.get("id") == "eldest-zero-trump-begs-70-80"), None)
     lines = []
-    if claim is not None and "beg_minus_stand" in claim:
-        g = claim["beg_minus_stand"]
+    if claim is not None and ELDEST.diff_key in claim:
+        g = claim[ELDEST.diff_key]
         lines.append(f"against a dealer who answers by {dealer_rule}: **{signed(g['estimate'], 3)} "
                      f"{interval(g['ci95'][0], g['ci95'][1], 3)}** ({int(g['n']):,} deals; the advice check above).")
     classes, rounds = _csv(ed.folder / "tables" / "eldest-classes.csv"), _csv(ed.folder / "strategy" / "rounds.csv")
@@ -313,7 +314,7 @@ def _no_trump_gain(doc: Document, ed: Edition, dealer_rule: str) -> None:
         head = ("the same dealer in the strategy tables' round 1 (other deals)" if last == 1 else
                 f"against a dealer who answers by the dealer's best response of round {last - 1} of the strategy "
                 "tables (the tuned dealer)")
-        lines.append(f"{head}: **{signed(float(t0['beg - stand']), 3)} "
+        lines.append(f"{head}: **{signed(float(t0[ELDEST.diff]), 3)} "
                      f"{t0['95% CI']}** (tables/eldest-classes.csv, T0, round {last}; "
                      + ed.allfours("strategy", f"--deals {int(ed.sizes['strategy'])} --seed {ed.seed}") + ").")
     eq_zero = None if ed.eq_advice is None else ed.eq_advice[ed.eq_advice["claim"].str.contains("no trump")]

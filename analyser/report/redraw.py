@@ -31,8 +31,8 @@ from ..analysis.bidding.equilibrium import SCORES_FILE, draw_score_heatmaps
 from ..analysis.bidding.equity import EquityTable, load_table
 from ..analysis.bidding.strategy import draw_class_charts
 from ..analysis.charts import equity_heatmap
-from ..rules import RuleSet, rules_from_log
-from ..vocabulary import ROLE_NAMES
+from ..game.rules import RuleSet, rules_from_log
+from ..record.vocabulary import ROLE_NAMES
 from .charts import score_shift_chart
 
 SCORES_FOLDER = "equilibrium-scores"

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ..analysis.bidding import rules_of_thumb as rot
-from ..rules import RuleSet
+from ..game.rules import RuleSet
 from .card import RULES_FOLDER, Card, draw_card, edition_departures, near_words
 from .document import Document, splice_sections
 

@@ -27,9 +27,9 @@ import pandas as pd
 
 from ..analysis.bidding.strategy import side_scores
 from ..analysis.play.play_advice import TIPS, default_observe_deals, followed_by_player, observe_counts
-from ..executor import Executor, LocalExecutor, source_fingerprint
-from ..policy import pimc_worlds
-from ..rules import RuleSet
+from ..work.executor import Executor, LocalExecutor, source_fingerprint
+from ..players.policy import pimc_worlds
+from ..game.rules import RuleSet
 from .build import SENSITIVITY_HEADING, Sizes, save_table, sensitivity_section
 from .document import Document, splice_sections
 from .play import HEADING as PLAY_HEADING

@@ -12,9 +12,9 @@ import pandas as pd
 from ..analysis.bidding.equity import EquityTable
 from ..analysis.stats import paired_difference
 from ..analysis.bidding.whatif import make_situation, what_if
-from ..rules import RuleSet
+from ..game.rules import RuleSet
 from ..analysis.play.tournament import TournamentError, TournamentResult, run_tournaments
-from ..executor import Executor
+from ..work.executor import Executor
 
 # Two hands whose decision the score can turn (turn-up 9♠, no kick in any preset):
 # an eldest with no trump, and a dealer with two middling trumps facing a beg.

@@ -19,8 +19,8 @@ import pandas as pd
 
 from ..analysis.bidding.run_frequency import percent, run_frequency
 from ..analysis.play.tournament import TournamentError, run_deal_duel, run_tournaments
-from ..executor import Executor
-from ..rules import RuleSet
+from ..work.executor import Executor
+from ..game.rules import RuleSet
 from .charts import tournament_chart
 from .document import Document
 from .sections import Pairing, strength_row

@@ -22,9 +22,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..executor import Executor, LocalExecutor, source_fingerprint
-from ..policy import pimc_worlds
-from ..rules import RuleSet
+from ..work.executor import Executor, LocalExecutor, source_fingerprint
+from ..players.policy import pimc_worlds
+from ..game.rules import RuleSet
 from .build import Sizes, save_table
 from .document import Document, splice_sections
 from .searched import _Kept

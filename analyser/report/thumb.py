@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..vocabulary import DEALER, ELDEST
+from ..record.vocabulary import DEALER, ELDEST
 
 GROUPS = ("T0", "T1", "T2", "T3", "T4+")
 FLAG_NAMES = {"A": "the ace", "J": "the jack", "lo": "a low trump (2 to 5)"}

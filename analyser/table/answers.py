@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import SUIT_SYMBOLS, CardError, suit_of
+from ..game.cards import SUIT_SYMBOLS, CardError, suit_of
 from .entry import EntryError, PlayWalk, read_card
 from .hint import pretty
-from ..vocabulary import ASKED
+from ..record.vocabulary import ASKED
 
 BIDS = ASKED
 

@@ -3,7 +3,7 @@ and the tests, which check that such a match is the engine's own ``play_match`` 
 
 from __future__ import annotations
 
-from ..cards import suit_of
+from ..game.cards import suit_of
 from .entry import Built, Entry
 from .play import Game
 

@@ -26,9 +26,9 @@ from ..analysis.play.analyse import (
 from ..analysis.play.cardvalues import Buffers
 from ..analysis.play.inference import DEFAULT_INFERENCE
 from ..analysis.play.logcuts import Bid, line_decisions
-from ..cards import parse_card
-from ..gamelog import dumps
-from ..rules import RuleSet
+from ..game.cards import parse_card
+from ..record.gamelog import dumps
+from ..game.rules import RuleSet
 from .hint import pretty
 from ..analysis.bidding.whatif import score_words
 

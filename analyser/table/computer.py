@@ -29,8 +29,8 @@ from ..engine.policies import choose_card, choose_discard, decide_beg, decide_bu
 from ..engine.search import BID_GIVEN, BID_STOOD, BID_UNKNOWN, new_play_buffer, needs_search, record_bid, record_play
 from ..engine.search import start_history
 from ..engine.state import apply, init_state, legal, set_out_of_play
-from ..policy import parse_policy
-from ..rules import RuleSet
+from ..players.policy import parse_policy
+from ..game.rules import RuleSet
 
 OPPONENTS = ("pimc", "heuristic")
 

@@ -42,17 +42,17 @@ from ..analysis.play.inference import (
     weighted_worlds,
 )
 from ..analysis.stats import Estimate
-from ..cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
-from ..seats import seat_word
+from ..game.cards import SUIT_SYMBOLS, card_name, rank_of, suit_of
+from ..record.seats import seat_word
 from ..engine.bits import rng_state
 from ..engine.layout import N_STATE, PS_TRUMP
 from ..engine.search import cards_in_hands
 from ..engine.state import apply, init_state, set_out_of_play
 from ..engine.worlds import WORLD_LIMIT, consistent_worlds, world_states
-from ..errors import AllFoursError
+from ..game.errors import AllFoursError
 from ..referee.views import view_of, view_seat
-from ..rules import RuleSet
-from ..solve import Position
+from ..game.rules import RuleSet
+from ..players.solve import Position
 from .entry import Built, Entry, build, entry_from_line
 
 # Worlds sampled for a card when the consistent deals are too many to list. A 6-card 4-player first
@@ -311,7 +311,7 @@ def who_is_who(rules: RuleSet, seat: int) -> str:
     are numbered in play order: the seat after yours plays after you, and sits on your left); the words of
     ``play``, ``record`` and ``replay --show``.
 
-    >>> from analyser.rules import make_rules
+    >>> from analyser.game.rules import make_rules
     >>> who_is_who(make_rules("trinidad"), 0)
     'you are seat 0, play passes to your left: seat 1, on your left, plays after you; seat 2, opposite, is your partner; seat 3, on your right, plays before you'
     >>> who_is_who(make_rules("classic", 3), 2)
@@ -319,7 +319,7 @@ def who_is_who(rules: RuleSet, seat: int) -> str:
     >>> who_is_who(make_rules("classic", 2), 1)
     'you are seat 1; seat 0, opposite, plays after you (no partners: each of you scores alone)'
     """
-    from ..seats import seating_text
+    from ..record.seats import seating_text
 
     return seating_text(rules.players, seat)
 

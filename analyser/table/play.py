@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from ..analysis.play.analyse import Decision
-from ..cards import SUIT_SYMBOLS, parse_card, suit_of
-from ..deal_account import WHY_WORDS, account, card_points
-from ..errors import AllFoursError
+from ..game.cards import SUIT_SYMBOLS, parse_card, suit_of
+from ..record.deal_account import WHY_WORDS, account, card_points
+from ..game.errors import AllFoursError
 from ..referee import referee_line
-from ..rules import RuleSet, RulesError, rules_from_log
-from ..vocabulary import BID_EVENTS
+from ..game.rules import RuleSet, RulesError, rules_from_log
+from ..record.vocabulary import BID_EVENTS
 from .answers import BIDS, bid_reader, card_reader, discard_reader, read_vote
 from ..analysis.play.inference import DEFAULT_INFERENCE, INFERENCES
 from .coach import COACH_MODES, Coach, Judged, review_text

@@ -27,16 +27,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..cards import SUIT_WORDS, CardError, card_name, parse_card, rank_of, suit_of
-from ..errors import AllFoursError
-from ..rules import PRESET_PLAYERS, PRESETS, RuleSet, RulesError, make_rules, rules_from_log
-from ..vocabulary import ASKED, BID_EVENTS
+from ..game.cards import SUIT_WORDS, CardError, card_name, parse_card, rank_of, suit_of
+from ..game.errors import AllFoursError
+from ..game.rules import PRESET_PLAYERS, PRESETS, RuleSet, RulesError, make_rules, rules_from_log
+from ..record.vocabulary import ASKED, BID_EVENTS
 from .entry import (
     Built, Entry, EntryError, append_line, build, check_appendable, read_card, read_cards, read_score,
 )
 
 from .resume import LogFile, ResumeError, check_digest, unfinished_line
-from ..seats import seating_text, side_name, side_scores, winner_words
+from ..record.seats import seating_text, side_name, side_scores, winner_words
 
 UNDO = object()
 Answer = tuple[str, "int | None", Any]

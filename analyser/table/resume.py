@@ -30,8 +30,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import AllFoursError
-from ..gamelog import FORMAT, dumps
+from ..game.errors import AllFoursError
+from ..record.gamelog import FORMAT, dumps
 from .entry import Built, EntryError, check_appendable
 
 UNFINISHED = "unfinished"

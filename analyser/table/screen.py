@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import SUIT_SYMBOLS, rank_of, suit_of
-from ..deal_account import WHY_WORDS
-from ..rules import RuleSet
+from ..game.cards import SUIT_SYMBOLS, rank_of, suit_of
+from ..record.deal_account import WHY_WORDS
+from ..game.rules import RuleSet
 from .entry import Trick
 from .hint import pretty
-from ..seats import seating_text, side_scores
+from ..record.seats import seating_text, side_scores
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from analyser.analysis import runner
 from analyser.cli import app
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 DEALS, CHUNK = 9_000, 2_000  # five chunks, the last one short
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from analyser.analysis import AnalysisError
 from analyser.cli import app
-from analyser.errors import AllFoursError
-from analyser.policy import PolicyError
+from analyser.game.errors import AllFoursError
+from analyser.players.policy import PolicyError
 from conftest import ROOT, TESTS
 
 GOLDEN = TESTS / "golden" / "help"

@@ -248,7 +248,7 @@ def test_ctrl_c_while_the_program_loads_is_one_line_and_130(tmp_path):
 
 
 def test_an_interrupted_log_keeps_its_finished_deals_and_says_how_many(tmp_path, monkeypatch):
-    import analyser.simulate as simulate
+    import analyser.players.simulate as simulate
 
     lines = simulate.iter_log_lines
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from analyser.analysis.bidding.strategy import parse_side_score, side_scores
 from analyser.analysis.bidding.whatif import decider_score, make_situation
 from analyser.cli import app, options
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 HAND = "AS JS 4H 7D 9C TC"
 runner = CliRunner()

@@ -17,10 +17,10 @@ from analyser.engine.solver import (
     C_ABORTED, C_NODE_CAP, C_NODE_LIMIT, C_NODES, MOVE_SLOTS, N_FRAME, NO_VALUE, TT_WORDS, solve_cards,
 )
 from analyser.engine.state import apply, is_over, legal
-from analyser.policy import parse_policy
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
-from analyser.solve import dealt_play_buffer
+from analyser.players.policy import parse_policy
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
+from analyser.players.solve import dealt_play_buffer
 
 
 def deal(players: int, cards: int, seed: int, plies: int = 0):

@@ -10,7 +10,7 @@ import json
 
 from analyser.engine.layout import I_EXHAUSTED, I_RUNS, I_TRICKS, I_WINNER
 from analyser.referee import referee_line
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 from engine_fixtures import fixed_deck, play_fixed, points_of
 

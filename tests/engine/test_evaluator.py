@@ -113,7 +113,7 @@ def test_the_hand_class_code_is_decoded_in_the_evaluator_only():
 
 def test_python_wrapper_accepts_masks_ints_and_names():
     names = ["AS", "JS", "3S", "KH", "TD", "2C"]
-    from analyser.cards import mask_of, parse_cards
+    from analyser.game.cards import mask_of, parse_cards
 
     ints = parse_cards(names)
     by_names = hand_features(names, "S")

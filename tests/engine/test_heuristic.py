@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyser.cards import parse_card, parse_cards, parse_suit
+from analyser.game.cards import parse_card, parse_cards, parse_suit
 from analyser.engine import heuristic
 from analyser.engine.state import apply, init_state, legal
 from analyser.engine.heuristic import heuristic_beg, heuristic_card, heuristic_discard, heuristic_give
 from analyser.engine.layout import K_HEURISTIC, N_STATE, PS_PLAYED, PS_TO_PLAY
-from analyser.policy import PARAMS_BY_KIND, PolicyError, parse_policy, seat_policies
+from analyser.players.policy import PARAMS_BY_KIND, PolicyError, parse_policy, seat_policies
 from analyser.referee import referee_line
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 DEFAULT = parse_policy("heuristic")[1]
 
@@ -43,7 +43,7 @@ def card_played(hand: str, trick: list[str], trump: str = "S", leader: int = 0, 
     params = parse_policy(spec)[1]
     card = heuristic_card(params, state, legal_cards, rules.as_array(), np.ones(4, dtype=np.uint64))
     assert legal_cards & np.uint64(1 << card)
-    from analyser.cards import card_name
+    from analyser.game.cards import card_name
 
     return card_name(card)
 

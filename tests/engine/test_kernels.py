@@ -6,12 +6,12 @@ import random
 
 import numpy as np
 
-from analyser.cards import card_name, mask_of, parse_card
+from analyser.game.cards import card_name, mask_of, parse_card
 from analyser.engine.bits import (
     game_points, highest_card, lowest_card, nth_card, nth_card_loop, nth_card_pdep, pdep_is_fast, popcount,
 )
 from analyser.engine.deal import kick_points, legal_mask, trick_winner
-from analyser.rules import KICKS
+from analyser.game.rules import KICKS
 
 try:
     import reference_rules as ref
@@ -103,9 +103,9 @@ def test_simulate_lines_checks_its_arrays_and_counts_the_lines_it_played():
 
     from analyser.engine.deal import N_STATS, S_LINES, new_match_state, simulate_lines
     from analyser.engine.layout import N_EV_COLS, N_LINE_META
-    from analyser.policy import seat_policies
-    from analyser.rules import make_rules
-    from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
+    from analyser.players.policy import seat_policies
+    from analyser.game.rules import make_rules
+    from analyser.players.simulate import NO_EVENTS, NO_META, chunk_rngs
 
     rules = make_rules("trinidad").as_array()
     kinds, params = seat_policies(["random"], 4)
@@ -128,9 +128,9 @@ def test_simulate_lines_starts_every_call_from_the_same_scratch_whatever_the_las
 
     from analyser.engine.deal import N_STATS, line_scratch, new_match_state, simulate_lines
     from analyser.engine.layout import N_EV_COLS, N_LINE_META
-    from analyser.policy import seat_policies
-    from analyser.rules import make_rules
-    from analyser.simulate import chunk_rngs
+    from analyser.players.policy import seat_policies
+    from analyser.game.rules import make_rules
+    from analyser.players.simulate import chunk_rngs
 
     def play(rules_name: str, players: int, policy: str) -> tuple[list[int], list[int]]:
         rules = make_rules(rules_name, players=players).as_array()

@@ -19,9 +19,9 @@ from analyser.engine.search import (
     start_history, start_replay,
 )
 from analyser.engine.state import apply, init_state, is_over, legal
-from analyser.policy import parse_policy, seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
+from analyser.players.policy import parse_policy, seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
 
 PRESETS = [("trinidad", 4), ("trinidad", 2), ("trinidad-tobago", 4), ("partnership-seven", 4), ("classic", 3),
            ("classic", 2)]

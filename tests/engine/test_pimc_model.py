@@ -18,9 +18,9 @@ from analyser.engine.inference import MODEL_BID_FLOOR, MODEL_CARD_FLOOR, MODEL_F
 from analyser.engine.layout import N_STATE, PS_HAND, X_DOUBT
 from analyser.engine.search import PIMC_DOUBT, sample_weighted, start_replay
 from analyser.engine.worlds import consistent_worlds
-from analyser.policy import PolicyError, parse_policy, seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.players.policy import PolicyError, parse_policy, seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from analyser.table.hint import decision_of, evidence_of, view_state
 from analyser.analysis.play.inference import evidence_buffer
 from test_hint import cut_at_play, lines_of

@@ -14,16 +14,16 @@ import random
 import numpy as np
 import pytest
 
-from analyser.cards import parse_card, parse_suit
+from analyser.game.cards import parse_card, parse_suit
 from analyser.engine.layout import (
     I_EVENTS, I_WINNER, N_INFO, N_STATE, N_WHY, PS_LED, PS_TO_PLAY, PS_TRICK_NO, PS_VOIDS,
 )
 from analyser.engine.playout import playout
 from analyser.engine.state import apply, copy_state, init_state, is_over, legal, played_by, score
-from analyser.gamelog import events_to_json
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs, iter_log_lines
+from analyser.record.gamelog import events_to_json
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs, iter_log_lines
 
 CONFIGS = [("trinidad", 4, []), ("trinidad", 2, []), ("partnership-seven", 4, []), ("classic", 3, []),
            ("classic", 4, ["undertrump=forbidden"]), ("classic", 2, ["void_play=any"])]

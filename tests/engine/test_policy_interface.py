@@ -10,8 +10,8 @@ import pytest
 
 from analyser.engine import layout, policies
 from analyser.engine.layout import N_STATE, POLICY_KINDS
-from analyser.policy import PARAMS_BY_KIND, parse_policy
-from analyser.rules import make_rules
+from analyser.players.policy import PARAMS_BY_KIND, parse_policy
+from analyser.game.rules import make_rules
 
 DISPATCHERS = ("decide_beg", "decide_give", "decide_bunch", "choose_discard", "choose_card")
 

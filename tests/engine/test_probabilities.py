@@ -11,12 +11,12 @@ import math
 import numpy as np
 import pytest
 
-from analyser.cards import mask_of, parse_card
+from analyser.game.cards import mask_of, parse_card
 from analyser.engine.deal import play_line
 from analyser.engine.layout import I_EXHAUSTED, I_FIRST_KICK, I_RUNS, N_INFO, N_WHY, W_HANG_JACK, W_JACK
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs, iter_log_lines
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs, iter_log_lines
 
 Z = 4.5
 

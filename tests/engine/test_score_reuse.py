@@ -24,9 +24,9 @@ from analyser.engine.evaluator import N_HAND_CLASSES
 from analyser.engine.layout import I_DEALS, I_WINNER, N_INFO, N_WHY
 from analyser.engine.policies import decide_beg, decide_give
 from analyser.engine.search import new_play_buffer
-from analyser.executor import LocalExecutor
-from analyser.policy import parse_policy
-from analyser.rules import R_KICK, R_TARGET, make_rules
+from analyser.work.executor import LocalExecutor
+from analyser.players.policy import parse_policy
+from analyser.game.rules import R_KICK, R_TARGET, make_rules
 
 
 def fake_equity(target: int, seed: int) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyser.cards import card_name
+from analyser.game.cards import card_name
 from analyser.engine.bits import popcount
 from analyser.engine.layout import (
     K_ORACLE, K_PIMC, N_STATE, PS_HAND, PS_IN_PLAY, PS_PLAYED, PS_PLAYERS, PS_START, PS_TO_PLAY, PS_TRICK_MASK,
@@ -17,11 +17,11 @@ from analyser.engine.search import (
     SB_END, SB_SUMS, SB_WORLD, new_play_buffer, play_buffer_for, sample_world, search_values, unseen_by,
 )
 from analyser.engine.state import apply, init_state, is_over, legal
-from analyser.policy import parse_policy, seat_policies
+from analyser.players.policy import parse_policy, seat_policies
 from analyser.referee import referee_line
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs, iter_log_lines
-from analyser.solve import Position, Solver
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs, iter_log_lines
+from analyser.players.solve import Position, Solver
 
 FULL = (1 << 52) - 1
 
@@ -230,7 +230,7 @@ def test_search_players_take_a_runs_tables(tmp_path):
     import json
 
     from analyser.engine.layout import T_BEG, T_GIVE
-    from analyser.policy import PolicyError
+    from analyser.players.policy import PolicyError
 
     st = tmp_path / "st"
     st.mkdir()

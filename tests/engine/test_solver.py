@@ -23,16 +23,16 @@ import typer
 from typer.testing import CliRunner
 
 import reference_rules as ref
-from analyser.cards import card_name
+from analyser.game.cards import card_name
 from analyser.cli import app
 from analyser.engine.layout import N_STATE, PS_HAND, PS_LEADER, PS_TO_PLAY
 from analyser.engine.bits import pdep_is_fast
 from analyser.engine.solver import SolverWork, _pext_fast, _pext_loop, game_winner, solve_value
 from analyser.engine.state import init_state
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
-from analyser.solve import SolveError, Solver, position_from_hands, position_from_line, position_from_text
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
+from analyser.players.solve import SolveError, Solver, position_from_hands, position_from_line, position_from_text
 from conftest import ROOT
 
 CONFIGS = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyser.engine.solver import C_ABORTED, C_NODE_LIMIT, C_NODES, NO_VALUE, solve_cards, solve_value
-from analyser.rules import make_rules
-from analyser.solve import Position, Solver, dealt_positions
+from analyser.game.rules import make_rules
+from analyser.players.solve import Position, Solver, dealt_positions
 
 
 def deals(players: int, cards: int, count: int, seed: int, preset: str = "trinidad") -> list[Position]:

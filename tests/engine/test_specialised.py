@@ -17,8 +17,8 @@ from analyser.engine.bits import lowest_card, random_card
 from analyser.engine.playout import playout
 from analyser.engine.policies import choose_card_plain
 from analyser.engine.state import apply, init_state, is_over, legal
-from analyser.policy import seat_policies
-from analyser.rules import PRESET_PLAYERS, PRESETS, make_rules
+from analyser.players.policy import seat_policies
+from analyser.game.rules import PRESET_PLAYERS, PRESETS, make_rules
 
 POLICIES = (["random"], ["heuristic"], ["heuristic", "random"],
             ["heuristic:tip_trump_ace=on,tip_keep_game_cards=off,tip_capture_jack=on"],

@@ -14,12 +14,12 @@ from analyser.engine.bits import rng_state
 from analyser.engine.evaluator import N_HAND_CLASSES, class_key, hand_class_code, possible_classes
 from analyser.engine.layout import K_HEURISTIC, K_TUNED, N_PARAMS, T_BEG, T_GIVE
 from analyser.engine.policies import decide_beg, decide_give
-from analyser.policy import (
+from analyser.players.policy import (
     PolicyError, default_row, parse_policy, read_tuned, seat_policies, tuned_document, tuned_row, tuned_tables,
 )
 from analyser.referee import referee_line
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 TRINIDAD = make_rules("trinidad")
 HEURISTIC = parse_policy("heuristic")[1]

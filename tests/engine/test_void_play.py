@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from analyser.cli import app
 from analyser.engine.layout import I_FIRST_KICK, W_HANG_JACK, W_JACK
 from analyser.referee import LogError, referee_line
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 from engine_fixtures import fixed_deck, play_fixed
 from test_probabilities import close, lines
@@ -108,7 +108,7 @@ def test_a_forbidden_undertrump_does_not_count_as_a_trump_to_play():
 
 
 def test_legal_mask_cases_by_hand():
-    from analyser.cards import mask_of, parse_cards
+    from analyser.game.cards import mask_of, parse_cards
     from analyser.engine.deal import legal_mask
 
     def legal(hand, led, top, forbid, void_trump):

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from analyser.cards import SUITS, card_name
+from analyser.game.cards import SUITS, card_name
 from analyser.engine.layout import N_STATE, PS_DISCARDS, PS_HAND, PS_LACKS, PS_START, PS_TO_PLAY, PS_TURNUPS
 from analyser.engine.search import allowed_cards, new_play_buffer, sample_world, unseen_by
 from analyser.engine.state import apply, init_state, legal, set_out_of_play
 from analyser.engine.worlds import WORLD_LIMIT, consistent_worlds, count_worlds, list_worlds, world_states
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
 
 try:
     import reference_rules as ref
@@ -283,7 +283,7 @@ def test_two_player_endings_of_two_tricks_are_few_enough_to_list():
 
 def play_position(preset, players, settings, hands, turnup, plays, leader=0):
     """A position: `hands` (card names by seat), the eldest `leader`, then `plays` (card names, in order)."""
-    from analyser.cards import parse_card
+    from analyser.game.cards import parse_card
 
     rules = make_rules(preset, players=players, settings=list(settings))
     masks = np.zeros(4, dtype=np.uint64)
@@ -407,8 +407,8 @@ def test_sampled_worlds_are_uniform_over_the_consistent_deals():
 
 def log_lines_with_a_run(preset: str, players: int, seed: int, deals: int = 40):
     """Simulated deals (random players that always beg and the dealer always runs) with at least one run."""
-    from analyser.policy import seat_policies
-    from analyser.simulate import iter_log_lines
+    from analyser.players.policy import seat_policies
+    from analyser.players.simulate import iter_log_lines
 
     rules = make_rules(preset, players=players)
     kinds, params = seat_policies(["random:beg=1,give=0"], players)
@@ -424,7 +424,7 @@ def cut_before_play(line: dict, plays_left: int) -> dict:
 
 def log_knowledge(line: dict, seat: int):
     """From the log alone: the seat's hand now, the cards it knows are out of play, and the plays (seat, card)."""
-    from analyser.cards import parse_card
+    from analyser.game.cards import parse_card
 
     events = line["events"]
     start = max(i for i, e in enumerate(events) if e["event"] == "deal")
@@ -449,9 +449,9 @@ def log_knowledge(line: dict, seat: int):
 def exact_mean_by_reference(position, line: dict, solver) -> tuple[dict[int, float], int]:
     """Each legal card's mean value over every deal consistent with the log as the seat to move saw it,
     found from the log alone (itertools, reference rules), each deal solved open; and how many deals."""
-    from analyser.cards import parse_card
+    from analyser.game.cards import parse_card
     from analyser.engine.layout import PS_IN_PLAY
-    from analyser.solve import Position
+    from analyser.players.solve import Position
 
     rules = position.rules
     n = rules.players
@@ -486,8 +486,8 @@ def exact_mean_by_reference(position, line: dict, solver) -> tuple[dict[int, flo
 
 def sampled_means(position, worlds: int, solver, seed: int):
     """Each legal card's values over `worlds` sampled worlds (sample_world, as whatif --log and analyse draw)."""
-    from analyser.cards import parse_card
-    from analyser.solve import Position
+    from analyser.game.cards import parse_card
+    from analyser.players.solve import Position
 
     buf = new_play_buffer(True)
     buf[:N_STATE] = position.state[:N_STATE]
@@ -514,8 +514,8 @@ def sampled_means(position, worlds: int, solver, seed: int):
 def test_worlds_of_a_log_position_after_a_run_know_the_turnups_and_own_discards(preset, players, plays_left, seed):
     """Issue 29: positions cut from a log after a run (and discards) dealt the seat's own discards and the
     earlier turn-ups to the other hands, and their values were off by many standard errors."""
-    from analyser.cards import parse_card
-    from analyser.solve import Position, Solver, position_from_line
+    from analyser.game.cards import parse_card
+    from analyser.players.solve import Position, Solver, position_from_line
 
     solver = Solver()
     lines = log_lines_with_a_run(preset, players, seed)

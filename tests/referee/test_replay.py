@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from analyser.policy import seat_policies
+from analyser.players.policy import seat_policies
 from analyser.referee import LogError, referee_line
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 try:
     import reference_rules as ref

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from analyser.cards import parse_card
+from analyser.game.cards import parse_card
 from analyser.referee import LogError, read_view, view_of
 from analyser.referee.view_deal import hidden_dealing
 from analyser.referee.views import Shortfall, dealing_shortfall
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from analyser.table import entry as entry_package
 from analyser.table.entry import EntryError, entry_line
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyser.cards import card_name, parse_card
+from analyser.game.cards import card_name, parse_card
 from analyser.cli import app
-from analyser.policy import seat_policies
+from analyser.players.policy import seat_policies
 from analyser.referee import LogError, Referee, read_view, referee_line, view_of, view_seat
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from conftest import ROOT
 
 runner = CliRunner()

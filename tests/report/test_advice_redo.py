@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT, SMALL_REPORT_PIMC, folder_files
 from analyser.analysis.play import play_advice
 from analyser.report.advice import HEADING, redo_advice
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 PIMC = SMALL_REPORT_PIMC  # the pimc the shared report (conftest.report_dir) was built with
 MOVED = {"REPORT.md", "report.html", "report.json", "card.png", "tables/advice.csv", "tables/advice.parquet",

@@ -183,7 +183,7 @@ def test_an_edition_made_for_other_rules_is_not_read(tmp_path, monkeypatch):
     """The same files under results/trinidad-4p, each stamped with other rules: none is read (the rules, the
     advice and the at-every-score table); stamped with the asked rules, all are."""
     from analyser.report.card import load_card
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     small_compute(monkeypatch)
     results = tmp_path / "results"
@@ -211,7 +211,7 @@ def test_the_card_states_the_rules_it_assumes(tmp_path):
     import matplotlib
 
     from analyser.report.card import assumed_rules
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     assert assumed_rules(make_rules("trinidad")) == (
         "Rules assumed: 14 to win; turn-up scores ace 1, six 2, jack 3; hang jack scores 3; undertrumping allowed; "

@@ -19,7 +19,7 @@ from analyser.analysis.bidding.equilibrium import SCORES_MARK, draw_score_heatma
 from analyser.analysis.bidding.equity import EquityTable, save_table
 from analyser.report import charts as report_charts
 from analyser.report.redraw import redraw_charts, redraw_equity_heatmaps
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from conftest import ROOT
 
 

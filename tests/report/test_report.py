@@ -123,7 +123,7 @@ def test_text_agrees_with_tables(report_dir):
 def test_the_report_leads_with_the_equilibrium_and_speaks_with_one_voice(report_dir):
     """Its rules of thumb are the card's, fitted to its equilibrium; the best responses come after, marked."""
     from analyser.report.card import Card, card_text
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     md = (report_dir / "REPORT.md").read_text()
     numbers = json.loads((report_dir / "report.json").read_text())
@@ -247,7 +247,7 @@ def test_redoing_the_search_players_parts_writes_the_same_report(report_dir, sen
 
     from analyser.report import searched
     from analyser.report.searched import KEPT, redo_search_parts, redo_sensitivity
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     copy = tmp_path / "copy"
     shutil.copytree(report_dir, copy)
@@ -286,7 +286,7 @@ def test_rewriting_the_search_players_sections_measures_nothing_and_writes_the_s
     import shutil
 
     from analyser.report import searched
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     copy = tmp_path / "copy"
     shutil.copytree(report_dir, copy)
@@ -319,7 +319,7 @@ def test_rewriting_the_advice_passages_measures_nothing_and_writes_the_same_repo
     import shutil
 
     from analyser.report.advice import EQUILIBRIUM_HEADING, HEADING, rewrite_advice_sections
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     copy = tmp_path / "copy"
     shutil.copytree(report_dir, copy)
@@ -342,7 +342,7 @@ def test_rewriting_the_advice_passages_measures_nothing_and_writes_the_same_repo
 
 def test_the_run_deal_row_says_where_the_two_players_can_differ():
     from analyser.report.strength import where_they_differ
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     assert where_they_differ(make_rules("trinidad", 4)) == ""  # 36 cards at the first run
     assert "third run" in where_they_differ(make_rules("trinidad", 2))  # 12, 18, 24, then 30 cards

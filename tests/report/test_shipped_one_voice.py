@@ -10,7 +10,7 @@ import pytest
 
 from analyser.report.card import Card, card_text
 from analyser.report.lead import BEST_RESPONSE_HEADING, HEADING
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from conftest import ROOT
 
 RESULTS = ROOT / "results"

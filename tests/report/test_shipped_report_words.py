@@ -13,7 +13,7 @@ import pytest
 
 from analyser.analysis.stats import percent
 from analyser.report.advice import bullet, finding, measured, rewrite_advice_sections
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from conftest import ROOT
 
 RESULTS = ROOT / "results"

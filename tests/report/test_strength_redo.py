@@ -12,7 +12,7 @@ import pytest
 from conftest import SMALL_REPORT_PIMC, folder_files
 from analyser.report import strength_redo
 from analyser.report.strength_redo import KEPT, redo_strength
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 PIMC = SMALL_REPORT_PIMC  # the pimc the shared report (conftest.report_dir) was built with
 MOVED = {"REPORT.md", "report.html", "report.json", "tournaments.png", "tables/tournaments.csv",

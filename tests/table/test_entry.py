@@ -12,11 +12,11 @@ import pytest
 from views_by_hand import view_by_hand as masked
 
 from analyser.analysis.play.logcuts import line_decisions
-from analyser.cards import card_name, parse_card
-from analyser.policy import seat_policies
+from analyser.game.cards import card_name, parse_card
+from analyser.players.policy import seat_policies
 from analyser.referee import referee_line
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from analyser.table.entry import (
     Entry, EntryError, append_line, build, check_line, decision_due, entry_line, walk_plays,
 )

@@ -18,13 +18,13 @@ import pytest
 from typer.testing import CliRunner
 
 import reference_rules as ref
-from analyser.cards import card_name
+from analyser.game.cards import card_name
 from analyser.cli import app
-from analyser.gamelog import dumps
-from analyser.policy import seat_policies
+from analyser.record.gamelog import dumps
+from analyser.players.policy import seat_policies
 from analyser.referee.views import view_of
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from analyser.table.hint import card_hint, decision_of
 
 runner = CliRunner()

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyser.cards import parse_card
+from analyser.game.cards import parse_card
 from analyser.cli import app
 from tmux_terminal import terminal_session
 from analyser.engine.matches import play_match
-from analyser.policy import seat_policies
-from analyser.rules import PRESET_PLAYERS, make_rules
+from analyser.players.policy import seat_policies
+from analyser.game.rules import PRESET_PLAYERS, make_rules
 from analyser.table.autoplay import Autoplay
 from analyser.table.coach import Coach
 from analyser.table.computer import streams

@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from analyser.cli import app
 from tmux_terminal import another_terminal, terminal_session
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 runner = CliRunner()
 BIDS = ("stand", "beg", "give", "run")

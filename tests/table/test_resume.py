@@ -302,7 +302,7 @@ def left_match(tmp_path) -> Path:
         if "Saved as line 2 of" in text and not count["third"]:
             count["third"] = count["read"]  # the answers the first two deals took
 
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
     from analyser.table.play import Game, Options
     from analyser.table.record import TableIO
 

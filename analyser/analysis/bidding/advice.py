@@ -103,13 +103,13 @@ from ...engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CS_D, CS_DD, CS_N, CT_DEALS, CT_TRIES, N_SIDE_SUBCLASSES,
 )
 from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, N_HAND_CLASSES, class_code, class_key, decode_class, possible_classes
-from ...executor import Executor, LocalExecutor
-from ...policy import PolicyError, seat_policies
-from ...rules import RuleSet
+from ...work.executor import Executor, LocalExecutor
+from ...players.policy import PolicyError, seat_policies
+from ...game.rules import RuleSet
 from ..stats import Z95
 from ..claims import Claim, verdict_above, verdict_positive, verdict_within
 from .strategy import CHUNK_DEALS, class_sums, mean_se, side_scores
-from ...vocabulary import DEALER, ELDEST, ROLE
+from ...record.vocabulary import DEALER, ELDEST, ROLE
 
 DEFAULT_DEALS = ADVICE_DEALS
 BOOTSTRAP_DRAWS = 4000

@@ -85,9 +85,9 @@ from ..defaults import EQUILIBRIUM_DEALS, EQUILIBRIUM_RESAMPLES
 from ...engine.bidding import BC_DEALS, BC_KICK_ENDED, BC_TRIES
 from ...engine.evaluator import N_HAND_CLASSES
 from ...engine.layout import K_HEURISTIC, K_TUNED, T_BEG, T_GIVE
-from ...executor import Executor, LocalExecutor
-from ...policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned, tuned_row
-from ...rules import RuleSet
+from ...work.executor import Executor, LocalExecutor
+from ...players.policy import EQUILIBRIUM_FILE, EQUILIBRIUM_FORMAT, HEURISTIC_PARAMS, parse_policy, read_tuned, tuned_row
+from ...game.rules import RuleSet
 from .equity import EquityTable
 from .equilibrium_game import (
     BOOTSTRAP_CFR_ITERATIONS, BOOTSTRAP_STREAM, CFR_CHECKPOINTS, CFR_ITERATIONS, CHUNK_MAX, CHUNK_MIN,
@@ -101,7 +101,7 @@ from .equilibrium_scores import (
     SCORES_STREAM, ScoresResult, draw_score_heatmaps, main_classes, run_all_scores, score_matrix, score_tensors,
     scores_chunk, scores_chunk_deals, unsettled_by_score, write_scores,
 )
-from ...vocabulary import ROLE
+from ...record.vocabulary import ROLE
 
 EXPLOIT_STREAM = 3000        # simulated exploitability: pair k's eldest round 3000 + 2k, its dealer round + 1
 SIM_NOTE = ("one eldest and one dealer best-response round against each unchanged strategy pair, on fresh deals; "

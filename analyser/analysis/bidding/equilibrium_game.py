@@ -25,9 +25,9 @@ from ...engine.bidding import (
 from ...engine.bits import rng_state
 from ...engine.evaluator import N_HAND_CLASSES, class_key, decode_class, possible_classes
 from ...engine.layout import K_HEURISTIC, K_TUNED
-from ...executor import Executor, Task, source_fingerprint
-from ...policy import parse_policy
-from ...rules import RuleSet
+from ...work.executor import Executor, Task, source_fingerprint
+from ...players.policy import parse_policy
+from ...game.rules import RuleSet
 from .. import AnalysisError
 from .equity import EquityTable
 

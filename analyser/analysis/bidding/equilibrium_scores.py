@@ -15,15 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ...engine.bidding import BC_DEALS, N_BC, N_TS, score_tensors as scores_kernel
-from ...executor import Executor, LocalExecutor, Task
-from ...policy import EQUILIBRIUM_FORMAT, parse_policy, policy_label
-from ...rules import R_TARGET, RuleSet
+from ...work.executor import Executor, LocalExecutor, Task
+from ...players.policy import EQUILIBRIUM_FORMAT, parse_policy, policy_label
+from ...game.rules import R_TARGET, RuleSet
 from .equity import EquityTable
 from .equilibrium_game import (
     CHUNK_MIN, SCHEMES, SETTLED, EquilibriumError, Game, Progress, Tensor, check_inputs, chunk_rngs,
     heuristic_strategy, meta_fields, reference_row, scheme_codes, scheme_key, scheme_size, solve_lp,
 )
-from ...vocabulary import ROLE
+from ...record.vocabulary import ROLE
 
 SCORES_STREAM = 2003         # all-scores runs: SeedSequence(seed, spawn_key=(SCORES_STREAM, chunk)), every score
 OPEN_TARGET = 1 << 30        # all-scores runs play each line once with the match open (no score reaches this)

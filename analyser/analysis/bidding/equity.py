@@ -32,7 +32,7 @@ playing whole matches from every cell; ``simulate_match_wins`` plays whole match
 as the independent check the tests use.
 
 Cache. A table is written to a cache folder, by default ``equity/`` in the user's cache
-(``analyser.cache``: ``~/.cache/allfours/equity``, or under ``$ALLFOURS_CACHE_DIR``),
+(``analyser.work.cache``: ``~/.cache/allfours/equity``, or under ``$ALLFOURS_CACHE_DIR``),
 never into the working folder or the source tree: ``<preset>-<players>p-<policy>-<hash>``
 ``.parquet`` (one row per cell: scores, p, se, CI), the same as ``.csv``, and a ``.json``
 of what it was made from: rules, the policy's parameters, deals per cell, seed and a
@@ -57,12 +57,12 @@ import numpy as np
 import pandas as pd
 
 from ..defaults import EQUITY_DEALS_PER_CELL
-from ...cache import cache_root
+from ...work.cache import cache_root
 from ...engine.bits import rng_state
 from ...engine.decisions import play_matches, sample_transitions
-from ...executor import Executor, LocalExecutor, Task
-from ...policy import parse_policy
-from ...rules import RuleSet
+from ...work.executor import Executor, LocalExecutor, Task
+from ...players.policy import parse_policy
+from ...game.rules import RuleSet
 from .. import AnalysisError
 from ..stats import Z95
 
@@ -349,7 +349,7 @@ TRANSITIONS_PER_SECOND = 100_000
 def build_notice(rules: RuleSet, deals_per_cell: int = DEFAULT_DEALS_PER_CELL, threads: int | None = None) -> str:
     """The line that says a table is being estimated (it is cached after), and for about how long.
 
-    >>> from analyser.rules import make_rules
+    >>> from analyser.game.rules import make_rules
     >>> build_notice(make_rules("trinidad"), threads=2)
     'building the match-equity table for trinidad, 4 players (first use, about 20 s)'
     """

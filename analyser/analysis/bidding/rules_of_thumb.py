@@ -52,8 +52,8 @@ import pandas as pd
 from ...engine.bidding import LINES, TS_DEALER_SUM, TS_N, TS_SUM
 from ...engine.evaluator import CLASS_ACE, CLASS_JACK, CLASS_LOW, class_key, decode_class, hand_features, \
     possible_classes
-from ...rules import RuleSet
-from ...vocabulary import ROLE
+from ...game.rules import RuleSet
+from ...record.vocabulary import ROLE
 from ..stats import Z95
 from .equity import EquityTable
 from .equilibrium import EquilibriumResult, Game, Tensor, payoff_tensor
@@ -455,7 +455,7 @@ def fit_and_measure(rules: RuleSet, fit: FitInput, deals: int = MEASURE_DEALS, e
     """Fit the lists of every size on `fit`, measure them on fresh deals (a second fresh tensor scored by
     `equity` for the match-win cost, two sides only), and read how the chosen rules shift near the target from
     `scores` (an at-every-score run's scores.csv)."""
-    from ...executor import LocalExecutor
+    from ...work.executor import LocalExecutor
 
     executor = executor if executor is not None else LocalExecutor()
     fitted = {role: search(class_gains(fit.game, fit.b, fit.g, role), role) for role in ("eldest", "dealer")}

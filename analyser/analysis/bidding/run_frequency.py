@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...executor import Executor
-from ...rules import RuleSet
-from ...simulate import CHUNK_DEALS
+from ...work.executor import Executor
+from ...game.rules import RuleSet
+from ...players.simulate import CHUNK_DEALS
 from .. import runner
 from ..stats import percent as rate
 from ..stats import wilson_ci

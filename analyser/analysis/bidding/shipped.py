@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from ..stats import probability
-from ...cards import SUIT_SYMBOLS, rank_of, suit_of
-from ...rules import KICKS, RuleSet
-from ...vocabulary import ROLE
+from ...game.cards import SUIT_SYMBOLS, rank_of, suit_of
+from ...game.rules import KICKS, RuleSet
+from ...record.vocabulary import ROLE
 
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 RANK_WORDS = "23456789TJQKA"

@@ -69,12 +69,12 @@ from ...engine.decisions import (
 )
 from ...engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ...engine.layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_TUNED, P_BEG, P_GIVE
-from ...executor import Executor, LocalExecutor, Task, source_fingerprint
-from ...policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
-from ...rules import RuleSet
+from ...work.executor import Executor, LocalExecutor, Task, source_fingerprint
+from ...players.policy import TUNED_FILE, PolicyError, parse_policy, tuned_document, tuned_row, tuned_tables
+from ...game.rules import RuleSet
 from .. import AnalysisError
 from ..stats import Z95
-from ...vocabulary import ROLE, ROLE_NAMES
+from ...record.vocabulary import ROLE, ROLE_NAMES
 
 STRATEGY_FORMAT = "allfours-strategy/1"
 ROLES = ROLE_NAMES  # the options, their difference and the chart's file: vocabulary.ROLE[role]

@@ -37,16 +37,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 
 from ..defaults import WHATIF_BATCH, WHATIF_MAX_DEALS, WHATIF_MIN_DEALS, WHATIF_STOP_Z
-from ...cards import CardError, card_name, parse_card, parse_cards
+from ...game.cards import CardError, card_name, parse_card, parse_cards
 from ...engine.bits import rng_state
 from ...engine.deal import kick_points
 from ...engine.decisions import evaluate_decision
-from ...policy import parse_policy
-from ...rules import KICKS, RuleSet
+from ...players.policy import parse_policy
+from ...game.rules import KICKS, RuleSet
 from .. import AnalysisError
 from .equity import EquityTable
 from ..stats import Estimate, estimate, paired_difference, prob_better, separated
-from ...vocabulary import DEALER, ELDEST, ROLE_NAMES
+from ...record.vocabulary import DEALER, ELDEST, ROLE_NAMES
 
 SEATS = ROLE_NAMES
 # Options per deciding seat, in the order shown: (name, force_beg, force_give); -1 leaves it to the policy.
@@ -121,7 +121,7 @@ def score_words(rules: RuleSet, by_side: list[int] | tuple[int, ...], me: int,
     two players ``you 6, seat 1 11``; three ``you 3, seat 1 5, seat 2 1`` (yours first, the others by seat
     number, as ``play`` and ``record`` say it), `name` naming the other seats.
 
-    >>> from analyser.rules import make_rules
+    >>> from analyser.game.rules import make_rules
     >>> score_words(make_rules("trinidad"), [6, 11], 3), score_words(make_rules("classic", 3), [3, 5, 1], 2)
     ('your side 11, theirs 6', 'you 1, seat 0 3, seat 1 5')
     """
@@ -151,7 +151,7 @@ def decider_score(score: tuple[int, ...], rules: RuleSet, seat: str) -> tuple[in
     """A score given the eldest's side first and the dealer's last (``--score`` in every command)
     as the what-if reads it: the decider's side first, then the others in play order after it.
 
-    >>> from analyser.rules import make_rules
+    >>> from analyser.game.rules import make_rules
     >>> decider_score((10, 12), make_rules("trinidad"), "dealer"), decider_score((1, 2, 3), make_rules("classic", 3), "dealer")
     ((12, 10), (3, 1, 2))
     """

@@ -67,12 +67,12 @@ from typing import Any
 
 import numpy as np
 
-from ...cards import card_name
+from ...game.cards import card_name
 from ...engine.bits import rng_state
 from ...engine.layout import N_STATE, PS_LED, PS_TRICK_NO
 from ...engine.solver import SolverWork, solve_value
 from ...referee import LogError
-from ...rules import RuleSet
+from ...game.rules import RuleSet
 from .. import AnalysisError
 from .cardvalues import BOUNDED, EXACT, Budget, Buffers, CardValues, card_values, cards_left
 from .inference import (

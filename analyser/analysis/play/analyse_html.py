@@ -19,9 +19,9 @@ import html
 from pathlib import Path
 from typing import Any
 
-from ...cards import SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, parse_card
+from ...game.cards import SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, parse_card
 from ...engine.layout import PS_LED, PS_LEADER, PS_N_TRICKS, PS_PLAYERS, PS_TRICK_CARD, PS_TRICK_NO, PS_TRUMP
-from ...solve import Position
+from ...players.solve import Position
 from ...referee.reading import HIDDEN
 from .analyse import CLOSE, FLAGS, WEIGHED_BY, Decision, LineReport, Report, view_words, weighing_words
 from .logcuts import BID_EVENTS

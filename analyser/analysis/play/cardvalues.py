@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...cards import card_name, cards_of
+from ...game.cards import card_name, cards_of
 from ...engine.bits import rng_state
 from ...engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
 from ...engine.layout import K_PIMC
@@ -52,8 +52,8 @@ from ...engine.layout import (
 )
 from ...engine.search import bounded_world_values, cards_in_hands, new_play_buffer, sample_world, world_values
 from ...engine.solver import NO_VALUE
-from ...policy import default_row
-from ...solve import Position
+from ...players.policy import default_row
+from ...players.solve import Position
 from ..bidding.equity import EquityTable
 from ..stats import Estimate, estimate, paired_difference
 

@@ -36,8 +36,8 @@ from ...engine.search import (
     unseen_by,
 )
 from ...engine.evaluator import class_key, possible_classes
-from ...policy import default_row, read_equilibrium
-from ...rules import RuleSet
+from ...players.policy import default_row, read_equilibrium
+from ...game.rules import RuleSet
 
 INFERENCES = ("none", "bids", "full")
 LEVELS = {"bids": LEVEL_BIDS, "full": LEVEL_FULL}

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from ...cards import parse_card
+from ...game.cards import parse_card
 from ...engine.state import apply, is_over
 from ...referee import LogError, MatchOver, ReachedPlay, Referee, UpToPlay, Verdict
-from ...rules import RuleSet
-from ...vocabulary import BID_EVENTS
-from ...solve import Position, SolveError, note_out_of_play, position_from_line
+from ...game.rules import RuleSet
+from ...record.vocabulary import BID_EVENTS
+from ...players.solve import Position, SolveError, note_out_of_play, position_from_line
 
 
 

@@ -65,9 +65,9 @@ from ...engine.tips import (
     N_TIPS, TIP_CAPTURE_JACK, TIP_EARLY_TRUMPS, TIP_KEEP_GAME, TIP_OFF, TIP_ON, TIP_RUN_STRONG_SIDE, TIP_SLOTS,
     TIP_TRUMP_ACE,
 )
-from ...executor import Executor, LocalExecutor, Task, work_chunks
-from ...policy import seat_policies
-from ...rules import RuleSet
+from ...work.executor import Executor, LocalExecutor, Task, work_chunks
+from ...players.policy import seat_policies
+from ...game.rules import RuleSet
 from ..defaults import ADVICE_METHODS, PLAY_ADVICE_DEALS, PLAY_ADVICE_MATCHES
 from ..bidding.advice import AdviceResult
 from ..bidding.strategy import side_scores

@@ -34,10 +34,10 @@ from ...engine.bits import unit_keys
 from ...engine.matches import M_A_POINTS, M_A_WINS, M_B_POINTS, M_DEALS, M_UNFINISHED, N_PAIR_COLS, play_pairs
 from ...engine.layout import K_ORACLE, K_PIMC, K_TUNED
 from ...engine.rundeals import N_RD_COLS, RD_A_AB, RD_A_BA, RD_RUNS, run_deal_pairs
-from ...errors import AllFoursError
-from ...executor import Executor, LocalExecutor, Task, work_chunks
-from ...policy import parse_policy
-from ...rules import RuleSet
+from ...game.errors import AllFoursError
+from ...work.executor import Executor, LocalExecutor, Task, work_chunks
+from ...players.policy import parse_policy
+from ...game.rules import RuleSet
 from ..stats import Z95, Estimate, wilson_ci
 
 TOURNAMENT_STREAM = 0  # a tournament's keys: unit_keys(seed, TOURNAMENT_STREAM), the cards' then the choices'

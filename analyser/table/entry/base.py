@@ -7,9 +7,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...cards import SUIT_WORDS, card_name, rank_of, suit_of
-from ...errors import AllFoursError
-from ...rules import RuleSet
+from ...game.cards import SUIT_WORDS, card_name, rank_of, suit_of
+from ...game.errors import AllFoursError
+from ...game.rules import RuleSet
 
 if TYPE_CHECKING:
     from .cards import PlayWalk

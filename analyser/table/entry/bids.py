@@ -3,9 +3,9 @@ brings (`BidPhase`); the ``--bids`` option that gives them."""
 
 from __future__ import annotations
 
-from ...cards import suit_of
+from ...game.cards import suit_of
 from ...engine.deal import HAND_SIZE
-from ...vocabulary import ASKED, ELDEST
+from ...record.vocabulary import ASKED, ELDEST
 from .base import EXHAUSTED, HIDDEN, Due, EntryError, Stop, names
 from .setup import SetUp
 

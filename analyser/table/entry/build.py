@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...cards import RANK_JACK, SUIT_WORDS, SUITS, card_name, rank_of, suit_of
+from ...game.cards import RANK_JACK, SUIT_WORDS, SUITS, card_name, rank_of, suit_of
 from ...engine.deal import HAND_SIZE
-from ...gamelog import FORMAT
-from ...rules import RuleSet
-from ...vocabulary import ASKED, BID_EVENTS, ELDEST
+from ...record.gamelog import FORMAT
+from ...game.rules import RuleSet
+from ...record.vocabulary import ASKED, BID_EVENTS, ELDEST
 from .base import BUNCHED, HIDDEN, Built, Due, Entry, EntryError, Stop, names
 from .bids import BidPhase, read_bids
 from .cards import CardPhase, read_cards

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...cards import RANK_JACK, SUIT_WORDS, CardError, card_name, parse_card, suit_of
+from ...game.cards import RANK_JACK, SUIT_WORDS, CardError, card_name, parse_card, suit_of
 from ...engine.bits import game_points
 from ...engine.deal import HAND_SIZE, legal_mask, trick_winner
 from ...referee.play import illegal_reason
 from ...referee.views import dealing_shortfall
-from ...rules import RuleSet
+from ...game.rules import RuleSet
 from .base import ALL_CARDS, Due, EntryError, Stop, mask_of, plural, suit_cards
 from .setup import SetUp
 

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...cards import CardError, card_name, parse_card, parse_suit
-from ...gamelog import dumps
+from ...game.cards import CardError, card_name, parse_card, parse_suit
+from ...record.gamelog import dumps
 from ...referee.reading import EventReader
-from ...vocabulary import BID_EVENTS
+from ...record.vocabulary import BID_EVENTS
 from .base import HIDDEN, Built, Entry, EntryError
 from .build import build
 

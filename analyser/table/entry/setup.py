@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...cards import card_name
+from ...game.cards import card_name
 from ...engine.deal import HAND_SIZE, kick_points
-from ...errors import AllFoursError
-from ...gamelog import FORMAT
+from ...game.errors import AllFoursError
+from ...record.gamelog import FORMAT
 from ...referee.scoring import MatchOver, Scoring
-from ...rules import KICKS, RuleSet
+from ...game.rules import KICKS, RuleSet
 from .base import HIDDEN, Due, Entry, EntryError, Stop, names
 
 if TYPE_CHECKING:

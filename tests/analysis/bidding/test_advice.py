@@ -19,14 +19,14 @@ from analyser.analysis.bidding.advice import (
 )
 from analyser.analysis.bidding.equilibrium import Bootstrap, Tensor, scheme_codes, scheme_key
 from analyser.engine.bidding import N_TS, TS_N
-from analyser.cards import mask_of, parse_cards
+from analyser.game.cards import mask_of, parse_cards
 from analyser.cli import app
 from analyser.engine.decisions import (
     CLASSING_DEALER_ADVICE, CLASSING_ELDEST_ADVICE, CLASSING_HAND, CS_D, CS_DD, CS_N, N_CLASS_SUMS,
     N_SIDE_SUBCLASSES, deal_class, side_subclass, strong_side_suit,
 )
 from analyser.engine.evaluator import N_HAND_CLASSES, class_key, hand_class, possible_classes, trump_strength
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 CLAIM_KEYS = {"claim", "test", "estimate", "ci95", "verdict", "n"}
 
@@ -301,7 +301,7 @@ def test_the_equilibrium_readings_at_every_score() -> None:
     from analyser.analysis.bidding.advice import BY_SCORE_MOVES, READINGS, add_by_score, equilibrium_claims, weighted_by_score
     from analyser.analysis.bidding.equilibrium import run_all_scores, run_equilibrium
     from analyser.analysis.bidding.equity import EquityTable
-    from analyser.executor import LocalExecutor
+    from analyser.work.executor import LocalExecutor
 
     rules = make_rules("trinidad", players=2, settings=["target=4"])
     p = np.random.default_rng(1).uniform(0.2, 0.8, size=(4, 4))

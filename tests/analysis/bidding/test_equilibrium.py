@@ -25,9 +25,9 @@ from analyser.engine.deal import HAND_SIZE, kick_points, play_line
 from analyser.engine.decisions import net_points
 from analyser.engine.evaluator import N_HAND_CLASSES, class_key, hand_class_code
 from analyser.engine.layout import N_INFO, N_WHY
-from analyser.executor import LocalExecutor
-from analyser.policy import seat_policies
-from analyser.rules import R_KICK, make_rules
+from analyser.work.executor import LocalExecutor
+from analyser.players.policy import seat_policies
+from analyser.game.rules import R_KICK, make_rules
 
 SMALL = make_rules("trinidad", settings=["target=5"])
 
@@ -341,7 +341,7 @@ def test_a_mixed_table_entry_is_drawn_from_the_choice_stream() -> None:
     from analyser.engine.bits import rng_state
     from analyser.engine.layout import K_TUNED, T_BEG, T_GIVE
     from analyser.engine.policies import decide_beg, decide_give
-    from analyser.policy import parse_policy, tuned_row
+    from analyser.players.policy import parse_policy, tuned_row
 
     base = parse_policy("heuristic")[1]
     rules = SMALL.as_array()
@@ -363,7 +363,7 @@ def test_a_mixed_table_entry_is_drawn_from_the_choice_stream() -> None:
 
 def test_an_equilibrium_run_is_a_policy(tmp_path: Path) -> None:
     from analyser.engine.layout import K_TUNED, T_BEG, T_GIVE
-    from analyser.policy import PolicyError, parse_policy
+    from analyser.players.policy import PolicyError, parse_policy
 
     out = tmp_path / "eq"
     result = invoke(BASE + ["--out", str(out), "--json", "--resamples", "5", "--play", "heuristic:win_points=5"])
@@ -405,7 +405,7 @@ def test_the_fine_scheme_splits_by_a_strong_side_suit(tmp_path: Path) -> None:
         merged[r["class"].removesuffix("/side")] = merged.get(r["class"].removesuffix("/side"), 0) + r["deals"]
     assert merged == {r["class"]: r["deals"] for r in coarse["eldest"]}
     assert doc["exploitability"]["heuristic"]["value"] == pytest.approx(coarse["exploitability"]["heuristic"]["value"])
-    from analyser.policy import PolicyError, parse_policy
+    from analyser.players.policy import PolicyError, parse_policy
 
     with pytest.raises(PolicyError, match="--classes coarse"):
         parse_policy(f"equilibrium:{tmp_path / 'eq'}")

@@ -20,7 +20,7 @@ from analyser.analysis.bidding.equity import (
 )
 from analyser.analysis.stats import Z95
 from analyser.cli import app
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 TINY = make_rules("trinidad", settings=["target=3"])
 

@@ -17,7 +17,7 @@ import analyser
 from analyser.analysis.bidding import equity
 from analyser.analysis.bidding.equity import cached_table, equity_folder, equity_table, estimate_equity, save_table
 from analyser.cli import app
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 REPOSITORY = Path(analyser.__file__).resolve().parent.parent
 TINY = make_rules("trinidad", settings=["target=3"])

@@ -13,8 +13,8 @@ from analyser.analysis.bidding import rules_of_thumb as rot
 from analyser.analysis.bidding.equilibrium import payoff_tensor, run_equilibrium
 from analyser.analysis.bidding.strategy import side_scores
 from analyser.engine.evaluator import class_key
-from analyser.executor import LocalExecutor
-from analyser.rules import make_rules
+from analyser.work.executor import LocalExecutor
+from analyser.game.rules import make_rules
 from conftest import ROOT
 
 # The printed words, read back by a reader of our own: each phrase and what it says of a hand.

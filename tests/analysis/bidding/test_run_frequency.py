@@ -4,7 +4,7 @@ their interval as the report says its others (``stats.percent`` for every figure
 from __future__ import annotations
 
 from analyser.analysis.bidding.run_frequency import percent, run_frequency
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 
 def test_a_share_and_its_interval_are_said_as_the_report_says_the_others() -> None:

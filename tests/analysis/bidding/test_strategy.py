@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analyser.analysis.bidding.strategy import class_sums, read_run, round_gain, round_table, run_strategy, side_scores
-from analyser.vocabulary import ROLES
+from analyser.record.vocabulary import ROLES
 from analyser.analysis.bidding.whatif import make_situation, run_batch
 from analyser.cli import app
 from analyser.engine.decisions import (
@@ -19,9 +19,9 @@ from analyser.engine.decisions import (
     CT_DEALS, CT_KICK_ENDED, CT_NO_BEG, CT_TRIES, N_CLASS_SUMS,
 )
 from analyser.engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
-from analyser.executor import LocalExecutor
-from analyser.policy import parse_policy, seat_policies
-from analyser.rules import make_rules
+from analyser.work.executor import LocalExecutor
+from analyser.players.policy import parse_policy, seat_policies
+from analyser.game.rules import make_rules
 
 SMALL = make_rules("trinidad", settings=["target=5"])
 TABLE_COLUMNS = ["round", "class_code", "class_key", "n", "share", "diff_mean", "diff_se", "diff_ci_lo",

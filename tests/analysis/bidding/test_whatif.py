@@ -10,13 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from analyser.analysis.bidding.whatif import make_situation, run_batch, what_if
-from analyser.cards import CardError, mask_of, parse_cards
+from analyser.game.cards import CardError, mask_of, parse_cards
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.decisions import conditioned_deck
 from analyser.engine.policies import decide_beg
-from analyser.policy import parse_policy
-from analyser.rules import make_rules
+from analyser.players.policy import parse_policy
+from analyser.game.rules import make_rules
 
 STRONG = "AS KS QS JS 4H 7D"  # A K Q J of the turn-up suit (spades)
 TRINIDAD = make_rules("trinidad")

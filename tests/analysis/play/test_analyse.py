@@ -20,17 +20,17 @@ from analyser.analysis.play.analyse import (
 )
 from analyser.analysis.play.cardvalues import Buffers, card_values, cards_left, outcomes, win_probability
 from analyser.analysis.bidding.equity import EquityTable
-from analyser.cards import parse_card
+from analyser.game.cards import parse_card
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.layout import N_STATE, PS_TO_PLAY
 from analyser.engine.search import new_play_buffer, sample_world
 from analyser.engine.state import apply
-from analyser.gamelog import dumps, read_lines
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
-from analyser.solve import Position, Solver
+from analyser.record.gamelog import dumps, read_lines
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
+from analyser.players.solve import Position, Solver
 from conftest import ROOT, TYPED
 
 DOCS_LOG = (ROOT / "docs" / "game-log.md").read_text(encoding="utf-8")

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from analyser.cli import app
-from analyser.policy import seat_policies
+from analyser.players.policy import seat_policies
 from analyser.referee.views import view_of
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 runner = CliRunner()
 QUICK = ["--worlds", "6", "--bid-deals", "200", "--no-win-prob", "--seed", "4"]

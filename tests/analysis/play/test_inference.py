@@ -20,13 +20,13 @@ from typer.testing import CliRunner
 
 from analyser.analysis.play.inference import Model, effective_size, log_weights, normalised
 from analyser.analysis.play.logcuts import line_decisions
-from analyser.cards import card_name, suit_of
+from analyser.game.cards import card_name, suit_of
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.inference import beg_probability, give_probability, preference_rank, rank_probability
 from analyser.engine.layout import K_HEURISTIC, PS_HAND, PS_LED, PS_TO_PLAY, PS_TRICK_MASK
 from analyser.engine.state import legal
-from analyser.policy import default_row
+from analyser.players.policy import default_row
 from analyser.table.hint import card_hint, decision_model, decision_of, evidence_of, view_state
 from test_hint import brute_worlds, cut_at_play, lines_of, two_player_endings
 
@@ -237,7 +237,7 @@ def test_strategy_names_the_equilibrium_the_bids_are_read_by(tmp_path):
     bad = runner.invoke(app, README_HINT + ["--strategy", str(tmp_path / "none")])
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "equilibrium.json" in bad.stderr, bad.output
     log = tmp_path / "deal.jsonl"
-    from analyser.gamelog import dumps
+    from analyser.record.gamelog import dumps
 
     log.write_text(dumps(lines_of("trinidad", 4, 1, 3)[0]) + "\n")
     analysed = runner.invoke(app, ["analyse", str(log), "--worlds", "4", "--bid-deals", "100", "--seat", "0",

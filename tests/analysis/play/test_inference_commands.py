@@ -17,14 +17,14 @@ from analyser.analysis.play.analyse import Settings, analyse, judge_card, read_l
 from analyser.analysis.play.cardvalues import Buffers, card_values
 from analyser.analysis.play.inference import evidence_of_line, log_weights, model_for, normalised
 from analyser.analysis.play.logcuts import line_decisions
-from analyser.cards import parse_card
+from analyser.game.cards import parse_card
 from analyser.cli import app
 from analyser.engine.bits import rng_state
-from analyser.gamelog import read_lines
-from analyser.policy import seat_policies
+from analyser.record.gamelog import read_lines
+from analyser.players.policy import seat_policies
 from analyser.referee.views import view_of
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from analyser.table.coach import Coach, verdict_words
 from conftest import ROOT, TYPED
 

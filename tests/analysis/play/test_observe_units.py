@@ -19,9 +19,9 @@ from analyser.engine.bits import unit_keys
 from analyser.engine.search import play_buffer_for
 from analyser.engine.tipcheck import N_TO_COLS, TO_SITUATIONS, observe_tips
 from analyser.engine.tips import N_TIPS
-from analyser.executor import DaskExecutor, LocalExecutor, Task, work_chunks
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
+from analyser.work.executor import DaskExecutor, LocalExecutor, Task, work_chunks
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
 
 OBSERVER = "pimc:worlds=4"  # a seeded search player all the same, quick
 DEALS = 12

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analyser.analysis.play.play_advice import TIPS, check_play_advice
-from analyser.cards import card_name, parse_card, parse_cards
+from analyser.game.cards import card_name, parse_card, parse_cards
 from analyser.cli import app
 from analyser.engine.bits import unit_keys
 from analyser.engine.decisions import strong_side_suit as advice_strong_side_suit
@@ -20,11 +20,11 @@ from analyser.engine.layout import K_HEURISTIC, N_STATE, PS_TO_PLAY
 from analyser.engine.state import apply, init_state, is_over, legal
 from analyser.engine.tipcheck import TO_FOLLOWED, TO_SITUATIONS, observe_tips
 from analyser.engine.tips import N_CARD_TIPS, N_TIPS, TIP_SLOTS, strong_side_suit, tip_masks
-from analyser.executor import LocalExecutor
-from analyser.policy import parse_policy, seat_policies
+from analyser.work.executor import LocalExecutor
+from analyser.players.policy import parse_policy, seat_policies
 from analyser.referee import referee_line
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 
 runner = CliRunner()
 SWITCHES = [t.switch for t in TIPS]

@@ -12,8 +12,8 @@ from analyser.analysis.play import tournament
 from analyser.cli import app
 from analyser.engine.bits import rng_state
 from analyser.engine.matches import play_match
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
 from analyser.analysis.play.tournament import TournamentError, ratio, run_tournament, win_rate
 
 
@@ -56,7 +56,7 @@ SEARCH_ARGS = ["tournament", "--rules", "trinidad", "--players", "2", "--a", "pi
 
 def test_a_search_players_tournament_is_the_same_json_however_it_is_cut(monkeypatch):
     """Pair i plays from the seed and i alone: 1 or 2 threads, 1 or 4 pairs a task, one JSON (the cluster:
-    tests/test_cluster.py); the progress bar counts every pair once, as its task ends."""
+    tests/work/test_cluster.py); the progress bar counts every pair once, as its task ends."""
     from analyser.cli import options
 
     advanced: list[int] = []

@@ -24,8 +24,8 @@ from analyser.analysis import runner
 from analyser.analysis.play import tournament
 from analyser.analysis.bidding.equity import estimate_transitions
 from analyser.cli import app
-from analyser.executor import LOADED_SOURCES, DaskExecutor, ExecutorError, LocalExecutor, Task, run_task, work_chunks
-from analyser.rules import make_rules
+from analyser.work.executor import LOADED_SOURCES, DaskExecutor, ExecutorError, LocalExecutor, Task, run_task, work_chunks
+from analyser.game.rules import make_rules
 
 DEALS, CHUNK = 400_000, 50_000  # eight chunks
 LIMIT_S = 60

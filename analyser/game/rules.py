@@ -6,7 +6,7 @@
 >>> make_rules("trinidad", players=5)
 Traceback (most recent call last):
 ...
-analyser.rules.RulesError: players=5 is not allowed for trinidad: choose 4 or 2
+analyser.game.rules.RulesError: players=5 is not allowed for trinidad: choose 4 or 2
 """
 
 from __future__ import annotations

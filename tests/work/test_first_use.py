@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyser import first_use
+from analyser.work import first_use
 from analyser.cli import app, options
 from analyser.engine import cache_is_cold
-from analyser.errors import AllFoursError
+from analyser.game.errors import AllFoursError
 from conftest import TYPED, error_lines
 
 HAND = "AS JS 4H 7D 9C TC"
@@ -101,7 +101,7 @@ def kernel_cache(tmp_path, monkeypatch):
 
 def test_each_command_says_what_its_own_first_run_compiles(kernel_cache, monkeypatch):
     """A cache that is not empty but lacks the solver's kernels: solve says so (it used to stay silent)."""
-    monkeypatch.setattr("analyser.solve.Solver.for_position", stop)
+    monkeypatch.setattr("analyser.players.solve.Solver.for_position", stop)
     result = runner.invoke(app, SOLVE)
     assert result.stderr.splitlines() == ["compiling the engine for solve (about 10-35 s, depending on the machine; "
                                           "only its first run waits)", "error: stopped after the notice"]
@@ -145,7 +145,7 @@ def test_an_unwritable_cache_is_named_with_what_moves_it(kernel_cache, tmp_path,
     # the kernels' cache: every run compiles, and the notice says so
     monkeypatch.setattr("analyser.engine.cache_folder", lambda: Path("/proc/nope/kernels"))
     monkeypatch.setattr(options, "_ANNOUNCED", type(options._ANNOUNCED)())
-    monkeypatch.setattr("analyser.solve.Solver.for_position", stop)
+    monkeypatch.setattr("analyser.players.solve.Solver.for_position", stop)
     # What moves the folder: ALLFOURS_CACHE_DIR, unless the caller named numba's own folder (the variable is read,
     # not set here: numba reloads its settings, the cache folder among them, when a NUMBA_ variable changes).
     how = ("NUMBA_CACHE_DIR names it: set it to a folder you can write" if os.environ.get("NUMBA_CACHE_DIR")

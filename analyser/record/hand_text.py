@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .engine.evaluator import LOW_TRUMP_MAX_RANK, RANK_NAMES
+from ..engine.evaluator import LOW_TRUMP_MAX_RANK, RANK_NAMES
 
 LOW = f"2-{RANK_NAMES[LOW_TRUMP_MAX_RANK]}"
 COUNTS = {"T1": "one trump", "T2": "two trumps", "T3": "three trumps", "T4+": "four or more trumps"}

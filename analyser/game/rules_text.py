@@ -3,7 +3,7 @@
 ``docs/rules.md`` is the full explanation; this module is its one-line version,
 for commands that print a rule set (``describe`` rows, ``format_rules`` text).
 
->>> from analyser.rules import make_rules
+>>> from analyser.game.rules import make_rules
 >>> rows = describe(make_rules("classic", players=3, settings=["target=7"]))
 >>> rows[0]
 ('players', '3', 'number of players: 4 play as two partnerships (seats 0+2 against 1+3), 2 or 3 each play alone')

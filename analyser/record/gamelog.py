@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from .cards import SUITS, card_name, names_of
-from .engine.layout import (
+from ..game.cards import SUITS, card_name, names_of
+from ..engine.layout import (
     E_BEG, E_BUNCH, E_DEAL, E_DISCARD, E_GAME_TOTALS, E_GIVE, E_HAND, E_MORE, E_PLAY, E_POINTS, E_REDEAL, E_RUN,
     E_STAND, E_TRICK, E_TRUMP, E_TURNUP, REDEAL_REASONS, WHY,
 )
-from .rules import RuleSet
+from ..game.rules import RuleSet
 
 FORMAT = "allfours-log/1"
 

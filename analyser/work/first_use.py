@@ -9,7 +9,7 @@ command needing the group compiles.
 
 The seconds are measured, not guessed: CPU seconds of each group's compile on the development
 machine (2 cores of an AMD EPYC server; ``NUMBA_CACHE_DIR`` an empty folder, each command run once
-after the groups before it; tests/test_first_use.py names the commands). A faster machine takes
+after the groups before it; tests/work/test_first_use.py names the commands). A faster machine takes
 about half as long, a slower or busy one longer: the notice gives that range.
 """
 
@@ -98,7 +98,7 @@ def reason(err: OSError) -> str:
 def compile_notice(command: str) -> str | None:
     """The line a command says before its first run compiles (None: nothing to compile that takes long):
     what compiles, for about how long, and, when the kernel cache cannot be written, that every run will."""
-    from .engine import cache_folder, missing_kernels
+    from ..engine import cache_folder, missing_kernels
 
     groups = COMMANDS.get(command, ())
     missing = set(missing_kernels([GROUPS[g][0] for g in groups]))

@@ -12,14 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from .engine.bits import rng_state
-from .engine.deal import MAX_LINE_EVENTS, N_STATS, new_match_state, simulate_lines
-from .engine.layout import (
+from ..engine.bits import rng_state
+from ..engine.deal import MAX_LINE_EVENTS, N_STATS, new_match_state, simulate_lines
+from ..engine.layout import (
     LM_DEALER, LM_END_EVENT, LM_FIRST_EVENT, LM_OVERFLOW, LM_SCORE_AFTER, LM_SCORE_BEFORE, LM_WINNER, N_EV_COLS,
     N_LINE_META,
 )
-from .gamelog import events_to_json, line_object
-from .rules import RuleSet
+from ..record.gamelog import events_to_json, line_object
+from ..game.rules import RuleSet
 
 CHUNK_DEALS = 250_000
 LOG_BATCH = 512  # lines recorded per kernel call when writing a log

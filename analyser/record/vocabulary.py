@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine.decisions import FORCE_BEG, FORCE_GIVE, ROLE_DEALER, ROLE_ELDEST
-from .engine.layout import T_BEG, T_GIVE
+from ..engine.decisions import FORCE_BEG, FORCE_GIVE, ROLE_DEALER, ROLE_ELDEST
+from ..engine.layout import T_BEG, T_GIVE
 
 
 @dataclass(frozen=True)

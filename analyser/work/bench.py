@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from .engine.bits import nth_card_choice, private_zeros
-from .engine.deal import N_STATS, new_match_state, simulate_lines
-from .policy import PolicyError, parse_policy, seat_policies
-from .rules import RuleSet, make_rules
-from .simulate import NO_EVENTS, NO_META, chunk_rngs
+from ..engine.bits import nth_card_choice, private_zeros
+from ..engine.deal import N_STATS, new_match_state, simulate_lines
+from ..players.policy import PolicyError, parse_policy, seat_policies
+from ..game.rules import RuleSet, make_rules
+from ..players.simulate import NO_EVENTS, NO_META, chunk_rngs
 
 BENCH_RULES = "trinidad"
 BENCH_POLICIES = {"random": "random:beg=0", "heuristic": "heuristic"}  # random: the eldest always stands

@@ -17,7 +17,7 @@ category (kick, high, low, jack, hang-jack, game; dealer's side and the other si
 matches ended per deal, C against the engine on independent random streams, within
 4 combined standard errors.
 
-    .venv/bin/python -m analyser.bench_c [--seconds 2] [--rounds 3] [--json-out PATH]
+    .venv/bin/python -m analyser.work.bench_c [--seconds 2] [--rounds 3] [--json-out PATH]
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-C_SOURCE = Path(__file__).resolve().parent.parent / "scripts" / "c_reference" / "allfours_random.c"
+C_SOURCE = Path(__file__).resolve().parents[2] / "scripts" / "c_reference" / "allfours_random.c"
 COMPILERS = ("cc", "gcc", "clang")
 C_FLAGS = ["-O3", "-march=native", "-std=c99"]
 C_FALLBACK_FLAGS = ["-O3", "-std=c99"]  # a compiler that does not know -march=native
@@ -162,7 +162,7 @@ def machine() -> dict[str, Any]:
 def _worker() -> None:
     """Child process: answers "POLICY THREADS SECONDS SEED" lines with deals per second, one per line."""
     from .bench import deals_per_second
-    from .engine import bits
+    from ..engine import bits
 
     print(json.dumps({"pdep": bits.nth_card is bits.nth_card_pdep}), flush=True)
     for line in sys.stdin:
@@ -175,9 +175,9 @@ class _Child:
 
     def __init__(self) -> None:
         env = dict(os.environ, ALLFOURS_NO_PDEP="1")
-        package_root = str(Path(__file__).resolve().parent.parent)
+        package_root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-        self.proc = subprocess.Popen([sys.executable, "-c", "from analyser.bench_c import _worker; _worker()"],
+        self.proc = subprocess.Popen([sys.executable, "-c", "from analyser.work.bench_c import _worker; _worker()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         self.pdep = bool(json.loads(self._read())["pdep"])
 
@@ -232,8 +232,8 @@ def run_against_c(seconds: float = 2.0, rounds: int = 5) -> dict[str, Any]:
     except CReferenceUnavailable as err:
         return {"available": False, "reason": str(err)}
     from .bench import deals_per_second
-    from .engine.c_port import port_deals_per_second, same_as_c
-    from .engine import bits
+    from ..engine.c_port import port_deals_per_second, same_as_c
+    from ..engine import bits
 
     rounds = max(1, rounds)
     same = same_as_c(_run_c(binary, "totals", str(PORT_CHECK_DEALS), "1"), PORT_CHECK_DEALS, 1)
@@ -337,11 +337,11 @@ def engine_totals(deals: int, seed: int) -> dict[str, Any]:
     """The same totals from the engine's kernel (``random:beg=0``, trinidad, matches carried on)."""
     import numpy as np
 
-    from .engine.deal import N_STATS, S_DEALER_POINTS, S_MATCHES, S_OTHER_POINTS, new_match_state, simulate_lines
-    from .engine.layout import WHY
-    from .policy import seat_policies
-    from .rules import make_rules
-    from .simulate import NO_EVENTS, NO_META, chunk_rngs
+    from ..engine.deal import N_STATS, S_DEALER_POINTS, S_MATCHES, S_OTHER_POINTS, new_match_state, simulate_lines
+    from ..engine.layout import WHY
+    from ..players.policy import seat_policies
+    from ..game.rules import make_rules
+    from ..players.simulate import NO_EVENTS, NO_META, chunk_rngs
 
     rules = make_rules("trinidad")
     rules_array = rules.as_array()

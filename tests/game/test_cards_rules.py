@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyser.cards import CardError, card_name, parse_card, parse_cards, parse_suit
-from analyser.rules import PRESETS, RulesError, make_rules, rules_from_log
+from analyser.game.cards import CardError, card_name, parse_card, parse_cards, parse_suit
+from analyser.game.rules import PRESETS, RulesError, make_rules, rules_from_log
 
 
 @pytest.mark.parametrize("token", ["AS", "as", "A♠", "a♠", " AS "])

@@ -41,17 +41,17 @@ from typing import Any
 
 import numpy as np
 
-from .vocabulary import ROLES
-from .errors import AllFoursError
-from .engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
-from .engine.heuristic import HEURISTIC_DEFAULTS
-from .engine.layout import (
+from ..record.vocabulary import ROLES
+from ..game.errors import AllFoursError
+from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
+from ..engine.heuristic import HEURISTIC_DEFAULTS
+from ..engine.layout import (
     K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
     X_DOUBT, X_HORIZON, X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
 )
-from .engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
-from .engine.inference import MODEL_FULL
-from .engine.search import PIMC_DOUBT, PIMC_MAX_CARDS, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
+from ..engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
+from ..engine.inference import MODEL_FULL
+from ..engine.search import PIMC_DOUBT, PIMC_MAX_CARDS, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
 
 
 class PolicyError(AllFoursError):

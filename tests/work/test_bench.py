@@ -25,7 +25,7 @@ def test_bench_json_has_the_documented_keys() -> None:
 
 
 def test_a_policy_not_built_yet_is_reported_unavailable() -> None:
-    from analyser.bench import bench_policy
+    from analyser.work.bench import bench_policy
 
     item = bench_policy("no-such-policy", 2, 0.01)
     assert item["available"] is False and "no-such-policy" in item["reason"]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from analyser.analysis.bidding.strategy import run_strategy
-from analyser.executor import KeptExecutor, LocalExecutor, Task
-from analyser.rules import make_rules
+from analyser.work.executor import KeptExecutor, LocalExecutor, Task
+from analyser.game.rules import make_rules
 
 CALLS: list[int] = []
 LOCK = threading.Lock()

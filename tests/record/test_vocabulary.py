@@ -1,4 +1,4 @@
-"""The decisions' words are spelled once, in analyser/vocabulary.py.
+"""The decisions' words are spelled once, in analyser/record/vocabulary.py.
 
 Prose (docstrings, comments) may say "beg - stand"; code never spells a role's
 difference label or its chart's file name, and outside the engine (whose kernels
@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 import analyser
-from analyser.vocabulary import DEALER, ELDEST, ROLE, ROLES, Role
+from analyser.record.vocabulary import DEALER, ELDEST, ROLE, ROLES, Role
 from analyser.engine.decisions import ROLE_DEALER, ROLE_ELDEST
 from analyser.engine.layout import T_BEG, T_GIVE
 
 SOURCES = Path(analyser.__file__).parent
-VOCABULARY = SOURCES / "vocabulary.py"
+VOCABULARY = SOURCES / "record" / "vocabulary.py"
 
 
 def spelled_labels(role: Role) -> set[str]:
@@ -63,7 +63,7 @@ def test_the_vocabulary_is_the_only_place_the_labels_and_option_pairs_are_spelle
                       if any(label in text for label in spelled_labels(role))]
             if where.parts[1] != "engine":
                 found += [f"{where}:{line}: the pair {role.options}" for line in option_pairs(tree, role)]
-    assert not found, "spell these through analyser.vocabulary:\n" + "\n".join(found)
+    assert not found, "spell these through analyser.record.vocabulary:\n" + "\n".join(found)
 
 
 def test_the_check_itself_finds_a_spelled_label() -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import RANKS, SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, parse_card, parse_suit, rank_of
-from .cards import suit_of
-from .engine.deal import kick_points
-from .referee import HIDDEN, Verdict
-from .rules import KICKS, RuleSet, rules_from_log
+from ..game.cards import RANKS, SUIT_SYMBOLS, SUIT_WORDS, SUITS, card_name, card_symbol, parse_card, parse_suit, rank_of
+from ..game.cards import suit_of
+from ..engine.deal import kick_points
+from ..referee import HIDDEN, Verdict
+from ..game.rules import KICKS, RuleSet, rules_from_log
 from .seats import play_order_text, seating_text, side_scores
 from .vocabulary import BID_EVENTS
 

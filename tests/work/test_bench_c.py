@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyser import bench_c
+from analyser.work import bench_c
 
 needs_cc = pytest.mark.skipif(bench_c.find_compiler() is None,
                               reason="no C compiler (cc, gcc or clang) on PATH to build the C reference")
@@ -98,7 +98,7 @@ def test_bench_against_c_option_is_wired(monkeypatch):
 
     from typer.testing import CliRunner
 
-    import analyser.bench_c as bench_c
+    import analyser.work.bench_c as bench_c
     from analyser.cli import app
 
     fake = {"available": False, "reason": "no C compiler (cc, gcc or clang) on PATH"}

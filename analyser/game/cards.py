@@ -85,7 +85,7 @@ def parse_cards(text: str | Iterable[str], *, count: int | None = None, what: st
     >>> parse_cards("AS, as")
     Traceback (most recent call last):
     ...
-    analyser.cards.CardError: duplicate card 'as' in cards
+    analyser.game.cards.CardError: duplicate card 'as' in cards
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     cards: list[int] = []

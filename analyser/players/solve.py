@@ -25,22 +25,22 @@ from typing import Any
 
 import numpy as np
 
-from .cards import SUITS, CardError, card_name, cards_of, parse_card, parse_cards, parse_suit
-from .engine.layout import (
+from ..game.cards import SUITS, CardError, card_name, cards_of, parse_card, parse_cards, parse_suit
+from ..engine.layout import (
     N_STATE, PS_HAND, PS_LEADER, PS_LED, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_CARD, PS_TRICK_MASK,
     PS_TRICK_NO, PS_TRUMP,
 )
-from .engine.heuristic import heuristic_play
-from .engine.search import cards_in_hands, new_play_buffer, record_play, start_history
-from .engine.solver import (
+from ..engine.heuristic import heuristic_play
+from ..engine.search import cards_in_hands, new_play_buffer, record_play, start_history
+from ..engine.solver import (
     C_ABORTED, C_NODE_LIMIT, C_STOP, DEFAULT_TT_BITS, NO_VALUE, SolverWork, proved_ranges, solve_cards, solve_value,
     table_rows,
 )
-from .engine.state import apply, init_state, is_over, legal, set_out_of_play
-from .errors import AllFoursError
-from .referee import LogError, MatchOver, ReachedPlay, UpToPlay
-from .referee.play import illegal_reason
-from .rules import RuleSet
+from ..engine.state import apply, init_state, is_over, legal, set_out_of_play
+from ..game.errors import AllFoursError
+from ..referee import LogError, MatchOver, ReachedPlay, UpToPlay
+from ..referee.play import illegal_reason
+from ..game.rules import RuleSet
 
 
 class SolveError(AllFoursError):

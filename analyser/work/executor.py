@@ -36,7 +36,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
-from .errors import AllFoursError
+from ..game.errors import AllFoursError
 
 Progress = Callable[[int], None]
 RETRIES = 3            # Dask reruns a task that raised this many times before giving up
@@ -108,8 +108,8 @@ def work_chunks(units: int, parallelism: int, most: int, per_worker: int = TASKS
 def source_fingerprint() -> str:
     """Hash of the sources that decide what a task computes (engine, policies, rules)."""
     digest = hashlib.sha256()
-    root = Path(__file__).parent
-    for path in sorted(root.joinpath("engine").glob("*.py")) + [root / "policy.py", root / "rules.py"]:
+    root = Path(__file__).parent.parent
+    for path in sorted(root.joinpath("engine").glob("*.py")) + [root / "players" / "policy.py", root / "game" / "rules.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .rules import RuleSet
+from ..game.rules import RuleSet
 
 
 def seating_text(n: int, me: int) -> str:

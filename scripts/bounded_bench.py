@@ -55,10 +55,10 @@ from analyser.engine.search import (
 )
 from analyser.engine.solver import DEFAULT_TT_BITS, NO_VALUE, SolverWork, solve_cards
 from analyser.engine.state import apply, is_over, legal
-from analyser.policy import parse_policy
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
-from analyser.solve import dealt_play_buffer
+from analyser.players.policy import parse_policy
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
+from analyser.players.solve import dealt_play_buffer
 
 SPEED_TARGET_MEDIAN_S = 2.0
 SPEED_TARGET_MAX_S = 10.0
@@ -217,9 +217,9 @@ def analyse_bench(seed: int, log: str) -> dict:
     from pathlib import Path
 
     from analyser.analysis.play.analyse import Settings, analyse, read_log
-    from analyser.gamelog import dumps, read_lines
-    from analyser.policy import seat_policies
-    from analyser.simulate import iter_log_lines
+    from analyser.record.gamelog import dumps, read_lines
+    from analyser.players.policy import seat_policies
+    from analyser.players.simulate import iter_log_lines
 
     rules = make_rules("trinidad")
     kinds, params = seat_policies(["heuristic"], 4)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyser.bench_c import CReferenceUnavailable, _run_c, build_reference  # noqa: E402
+from analyser.work.bench_c import CReferenceUnavailable, _run_c, build_reference  # noqa: E402
 from analyser.engine.c_port import Port, same_as_c  # noqa: E402
 
 

@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from analyser.analysis import runner
-from analyser.executor import DaskExecutor, LocalExecutor, Timing, overhead
-from analyser.rules import make_rules
-from analyser.simulate import CHUNK_DEALS
+from analyser.work.executor import DaskExecutor, LocalExecutor, Timing, overhead
+from analyser.game.rules import make_rules
+from analyser.players.simulate import CHUNK_DEALS
 
 
 def load() -> str:

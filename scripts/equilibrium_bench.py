@@ -24,8 +24,8 @@ from pathlib import Path
 
 from analyser.analysis.bidding.equilibrium import run_all_scores, run_equilibrium
 from analyser.analysis.bidding.equity import equity_table
-from analyser.executor import LocalExecutor
-from analyser.rules import make_rules
+from analyser.work.executor import LocalExecutor
+from analyser.game.rules import make_rules
 
 
 def one_score(deals: int, threads: int) -> dict[str, float]:

@@ -38,7 +38,7 @@ from analyser.analysis.play.logcuts import line_decisions
 from analyser.engine.bits import popcount, rng_state
 from analyser.engine.inference import beg_probability, give_probability, preference_rank
 from analyser.engine.state import legal
-from analyser.rules import RuleSet, make_rules
+from analyser.game.rules import RuleSet, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY = "results/trinidad-4p/strategy"
@@ -57,9 +57,9 @@ def cached_logs(source: str, deals: int, seed: int, logs: Path, chunk: int = 200
     """Chunk files holding at least `deals` deals of trinidad 4 players with SOURCES[source] at every seat: chunk i
     is `chunk` deals (at most `deals`) of seed `seed` + i, the lines ``allfours simulate --log`` writes
     (``simulate.iter_log_lines``), simulated unless already kept (a chunk is written whole or not at all)."""
-    from analyser.gamelog import dumps
-    from analyser.policy import seat_policies
-    from analyser.simulate import iter_log_lines
+    from analyser.record.gamelog import dumps
+    from analyser.players.policy import seat_policies
+    from analyser.players.simulate import iter_log_lines
 
     folder = logs / source
     folder.mkdir(parents=True, exist_ok=True)

@@ -16,10 +16,10 @@ import argparse
 import statistics
 import time
 
-from analyser.policy import seat_policies
+from analyser.players.policy import seat_policies
 from analyser.referee.views import view_of
-from analyser.rules import make_rules
-from analyser.simulate import iter_log_lines
+from analyser.game.rules import make_rules
+from analyser.players.simulate import iter_log_lines
 from analyser.table.hint import HINT_WORLDS, card_hint, decision_of
 
 

@@ -53,7 +53,7 @@ from analyser.analysis.play.inference import (  # noqa: E402
 )
 from analyser.analysis.play.logcuts import line_decisions  # noqa: E402
 from analyser.engine.layout import PS_HAND, PS_PLAYERS, PS_TRUMP  # noqa: E402
-from analyser.rules import make_rules  # noqa: E402
+from analyser.game.rules import make_rules  # noqa: E402
 from analyser.table.hint import deciding_cards  # noqa: E402
 
 WHAT = {"tuned": "(a) the shipped strategy's bids, heuristic card play",

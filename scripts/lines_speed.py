@@ -15,9 +15,9 @@ import time
 import numpy as np
 
 from analyser.engine.deal import N_STATS, new_match_state, simulate_lines
-from analyser.policy import seat_policies
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
+from analyser.players.policy import seat_policies
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
 
 
 def main() -> None:

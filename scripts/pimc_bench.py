@@ -27,10 +27,10 @@ from analyser.engine.layout import PS_TO_PLAY
 from analyser.engine.policies import choose_card
 from analyser.engine.search import record_play
 from analyser.engine.state import apply, is_over, legal
-from analyser.policy import parse_policy
-from analyser.rules import make_rules
-from analyser.simulate import chunk_rngs
-from analyser.solve import dealt_play_buffer
+from analyser.players.policy import parse_policy
+from analyser.game.rules import make_rules
+from analyser.players.simulate import chunk_rngs
+from analyser.players.solve import dealt_play_buffer
 
 TARGET = 20.0  # decisions per second per core
 

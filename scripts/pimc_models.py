@@ -48,7 +48,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from analyser.analysis.play.tournament import run_tournament
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     rules = make_rules("trinidad", players=4)
     key = {"matches": args.matches, "seed": args.seed}

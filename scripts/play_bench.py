@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from analyser.engine.state import legal
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 from analyser.table.autoplay import Autoplay
 from analyser.table.computer import Computer
 from analyser.table.play import Options

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from analyser.bench import deals_per_second
+from analyser.work.bench import deals_per_second
 from analyser.engine.c_port import port_deals_per_second
 
 

@@ -67,9 +67,9 @@ def playouts(policy: str) -> tuple[object, Callable[[], int]]:
     import numpy as np
 
     from analyser.engine.deal import N_STATS, new_match_state, simulate_lines, simulate_lines_in
-    from analyser.policy import seat_policies
-    from analyser.rules import make_rules
-    from analyser.simulate import NO_EVENTS, NO_META, chunk_rngs
+    from analyser.players.policy import seat_policies
+    from analyser.game.rules import make_rules
+    from analyser.players.simulate import NO_EVENTS, NO_META, chunk_rngs
 
     rules = make_rules("trinidad").as_array()
     kinds, params = seat_policies([policy], 4)
@@ -103,8 +103,8 @@ def solves(cards: int) -> tuple[object, Callable[[], int]]:
     import numpy as np
 
     from analyser.engine.solver import solve_value
-    from analyser.rules import make_rules
-    from analyser.solve import Solver, dealt_positions
+    from analyser.game.rules import make_rules
+    from analyser.players.solve import Solver, dealt_positions
 
     positions = dealt_positions(make_rules("trinidad"), cards, 50, np.random.default_rng(1))
     solver = Solver.for_position(positions[0])

@@ -130,7 +130,7 @@ def main() -> int:
 def finished_editions(only: str | None):
     """(name, rules) of every edition, or of `only` one, for the modes that change finished editions."""
     sys.path.insert(0, str(ROOT))
-    from analyser.rules import make_rules
+    from analyser.game.rules import make_rules
 
     for preset, players, _ in EDITIONS:
         name = f"{preset}-{players}p"

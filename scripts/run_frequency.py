@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from analyser.analysis.bidding.run_frequency import percent, run_frequency
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = make_rules("trinidad", 4)

@@ -39,8 +39,8 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.analysis.bidding.strategy import run_strategy
-from analyser.executor import KeptExecutor, LocalExecutor
-from analyser.rules import make_rules
+from analyser.work.executor import KeptExecutor, LocalExecutor
+from analyser.game.rules import make_rules
 
 COLUMNS = ["role", "class_key", "n", "heuristic_recommend", "heuristic_diff", "heuristic_ci_lo", "heuristic_ci_hi",
            "pimc_recommend", "pimc_diff", "pimc_ci_lo", "pimc_ci_hi", "verdict"]

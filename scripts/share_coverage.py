@@ -40,7 +40,7 @@ from analyser.analysis.bidding import advice
 from analyser.analysis.bidding.advice import SHARE_READINGS, advice_sums, best_response_claims, share_reading
 from analyser.analysis.bidding.strategy import mean_se
 from analyser.engine.decisions import CS_D, CS_DD, CS_N
-from analyser.rules import make_rules
+from analyser.game.rules import make_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SUMS_KEYS = ("eldest", "e_counts", "dealer", "d_counts")

@@ -33,8 +33,8 @@ import time
 import numpy as np
 
 from analyser.engine.solver import DEFAULT_TT_BITS
-from analyser.rules import make_rules
-from analyser.solve import Position, Solver, dealt_positions, table_bits
+from analyser.game.rules import make_rules
+from analyser.players.solve import Position, Solver, dealt_positions, table_bits
 
 TARGETS = {"4 players, 6 cards": "median <= 1 ms, p99 <= 20 ms", "2 players, 6 cards": "median <= 0.1 ms",
            "4 players, 9 cards": "median <= 20 ms", "4 players, 12 cards": "median <= 2 s, max <= 120 s"}

@@ -1,6 +1,6 @@
 """How much pimc gains from each model of the other players, on duplicated deals (trinidad, 4 players).
 
-    .venv/bin/python scripts/pimc_models.py [--matches 300] [--seed 1] [--threads N]
+    .venv/bin/python scripts/pimc_models.py [--matches 400] [--seed 1] [--threads N]
                                             [--out results/inference/strength.json] [--only A~B]
 
 pimc reads the others' bids and cards through a model (engine/search.py, engine/inference.py):
@@ -14,7 +14,7 @@ pimc reads the others' bids and cards through a model (engine/search.py, engine/
 Each pairing is a duplicate tournament (``allfours tournament``: every deal played twice, seats swapped;
 A's net points a deal minus B's, with its 95% CI). Against the heuristic the three say how much of pimc's
 edge came from knowing the heuristic's rules. Each finished pairing is kept in the output file, so the same
-command after an interruption plays only the others. About 300 matches (some 2,000 deals) a pairing; a
+command after an interruption plays only the others. About 400 matches (some 2,200 deals) a pairing; a
 pimc-against-pimc pairing costs about twice one against the heuristic.
 """
 
@@ -40,7 +40,7 @@ PAIRINGS = [
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--matches", type=int, default=300)
+    ap.add_argument("--matches", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "inference" / "strength.json")

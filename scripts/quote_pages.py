@@ -19,11 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyser.report.quote import QUOTE_FILE, quote_page, write_quote_page  # noqa: E402
-
-
-def editions(results: Path) -> list[Path]:
-    """The finished report folders under `results` (those with a report.json)."""
-    return sorted(p.parent for p in results.glob("*/report.json"))
+from analyser.report.folder import ReportFolderError, finished_reports  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,11 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="write nothing; list the pages that differ from what "
                                                              "would be written, exit 1 if any")
     args = parser.parse_args(argv)
-    folders = args.folders or editions(ROOT / "results")
-    for folder in folders:
-        if not (folder / "report.json").is_file():
-            print(f"error: {folder}: no report.json (not a finished report folder)", file=sys.stderr)
-            return 2
+    try:
+        folders = finished_reports(args.folders, ROOT / "results")
+    except ReportFolderError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if args.check:
         stale = [folder / QUOTE_FILE for folder in folders if not (folder / QUOTE_FILE).is_file()
                  or (folder / QUOTE_FILE).read_text(encoding="utf-8") != quote_page(folder)]

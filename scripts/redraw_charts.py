@@ -19,22 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyser.report.redraw import redraw_charts, redraw_equity_heatmaps  # noqa: E402
-
-
-def editions(results: Path) -> list[Path]:
-    """The finished report folders under `results` (those with a report.json)."""
-    return sorted(p.parent for p in results.glob("*/report.json"))
+from analyser.report.folder import ReportFolderError, finished_reports  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="*", type=Path, help="report folders (default: every edition under results/)")
     args = parser.parse_args(argv)
-    folders = args.folders or editions(ROOT / "results")
-    for folder in folders:
-        if not (folder / "report.json").is_file():
-            print(f"error: {folder}: no report.json (not a finished report folder)", file=sys.stderr)
-            return 2
+    try:
+        folders = finished_reports(args.folders, ROOT / "results")
+    except ReportFolderError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     drawn = [path for folder in folders for path in redraw_charts(folder)]
     if not args.folders:
         drawn += redraw_equity_heatmaps(ROOT / "results" / "equity")

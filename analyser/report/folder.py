@@ -201,3 +201,12 @@ def _write_json(path: Path, value: dict[str, Any]) -> None:
     temp = path.with_name(f".{path.name}.tmp")
     temp.write_text(json.dumps(value, indent=1) + "\n", encoding="utf-8")
     os.replace(temp, path)
+
+
+def finished_reports(folders: list[Path], results: Path) -> list[Path]:
+    """The report folders a script works on: `folders`, or every finished edition under `results` (those with a
+    report.json); raises ReportFolderError naming the first given folder that is not a finished report."""
+    for folder in folders:
+        if not (Path(folder) / "report.json").is_file():
+            raise ReportFolderError(f"{folder}: no report.json (not a finished report folder)")
+    return list(folders) or sorted(p.parent for p in Path(results).glob("*/report.json"))

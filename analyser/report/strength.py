@@ -155,13 +155,13 @@ def card_play_against_bidding(strength: pd.DataFrame) -> str:
         rows = strength[((named == name) | named.str.startswith(name + ":")) & (strength["b"] == "heuristic")]
         return None if rows.empty else rows.iloc[0]
 
-    bidding = [(label, against(label)) for label in ("equilibrium", "tuned")]
-    play = [(label, against(label)) for label in ("pimc", "oracle")]
-    parts = [f"{what} {r['a_minus_b_points_per_deal']:+.3f} [{r['points_ci_lo']:+.3f}, {r['points_ci_hi']:+.3f}]"
-             for what, r in [(f"better bidding (`{label}`)", r) for label, r in bidding if r is not None]
-             + [(f"better card play (`{label}`)", r) for label, r in play if r is not None]]
-    if not parts or all(r is None for _, r in play) or all(r is None for _, r in bidding):
+    rows = {label: against(label) for label in ("equilibrium", "tuned", "pimc", "oracle")}
+    found = {label: r for label, r in rows.items() if r is not None}
+    if not {"equilibrium", "tuned"} & found.keys() or not {"pimc", "oracle"} & found.keys():
         return ""
+    parts = [f"better {'bidding' if label in ('equilibrium', 'tuned') else 'card play'} (`{label}`) "
+             f"{r['a_minus_b_points_per_deal']:+.3f} [{r['points_ci_lo']:+.3f}, {r['points_ci_hi']:+.3f}]"
+             for label, r in found.items()]
     return ("What card play is worth against bidding, each against the heuristic on the same duplicated deals "
             "(net points a deal, A minus B, 95% CIs): " + "; ".join(parts) + ". Only bidding changes in the "
             "first, only card play in the second (pimc and the oracle bid as the heuristic does).")

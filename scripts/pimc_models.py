@@ -5,9 +5,9 @@
 
 pimc reads the others' bids and cards through a model (engine/search.py, engine/inference.py):
 
-* ``pimc:model=full``: the shared model of the other players (the hint's: graded card preferences with a
-  floor, bids by pimc's own tables with a floor), worlds kept by likelihood;
-* ``pimc`` (``model=heuristic``, the default): the others play by pimc's own rules, a world weighing
+* ``pimc:model=full`` (pimc's default): the shared model of the other players (the hint's: graded card
+  preferences with a floor, bids by pimc's own tables with a floor), worlds kept by likelihood;
+* ``pimc:model=heuristic``: the others play by pimc's own rules, a world weighing
   doubt ** mismatches; against the heuristic that model is exact;
 * ``pimc:doubt=1``: every consistent world alike (no inference).
 
@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PAIRINGS = [
     ("pimc:model=full", "pimc:doubt=1"),
-    ("pimc:model=full", "pimc"),
-    ("pimc:doubt=1", "pimc"),
+    ("pimc:model=full", "pimc:model=heuristic"),
+    ("pimc:doubt=1", "pimc:model=heuristic"),
     ("pimc:model=full", "heuristic"),
     ("pimc:doubt=1", "heuristic"),
-    ("pimc", "heuristic"),
+    ("pimc:model=heuristic", "heuristic"),
 ]
 
 

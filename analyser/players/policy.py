@@ -4,11 +4,11 @@ or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
 ``oracle`` plays the open-hand solver's best card seeing every hand (it cheats: the
 ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
 not seen and plays the best mean (``pimc:worlds=80``). It weighs the worlds by the
-others' bids and cards through its model of them: ``pimc:model=heuristic`` (the default:
-they play by pimc's own rules, a world losing weight by ``doubt`` for each choice those
-rules would not have made; ``pimc:doubt=1`` infers nothing) or ``pimc:model=full`` (the
+others' bids and cards through its model of them: ``pimc:model=full`` (the default: the
 shared model of the other players that the hint uses, engine/inference.py: graded card
-preferences with a floor, bids read by pimc's own tables). Both play the heuristic's card while more than
+preferences with a floor, bids read by pimc's own tables) or ``pimc:model=heuristic`` (they
+play by pimc's own rules, a world losing weight by ``doubt``, 0.1, for each choice those
+rules would not have made; any ``doubt`` picks this model, and ``pimc:doubt=1`` infers nothing). Both play the heuristic's card while more than
 ``max_cards`` cards are left in the hands (oracle 24, pimc 52: every position), and bid
 as it does (engine/search.py). Above ``horizon`` cards (24) pimc solves a world exactly
 only if the solver finishes within ``nodes`` nodes, else by the bounded search
@@ -67,7 +67,7 @@ HEURISTIC_PARAMS: dict[str, tuple[int, float]] = dict(HEURISTIC_DEFAULTS)
 ORACLE_PARAMS: dict[str, tuple[int, float]] = {**HEURISTIC_PARAMS, "max_cards": (X_MAX_CARDS, float(SEARCH_MAX_CARDS))}
 PIMC_PARAMS: dict[str, tuple[int, float]] = {**ORACLE_PARAMS, "max_cards": (X_MAX_CARDS, float(PIMC_MAX_CARDS)),
                                               "worlds": (X_WORLDS, float(PIMC_WORLDS)),
-                                              "doubt": (X_DOUBT, PIMC_DOUBT), "tries": (X_TRIES, float(PIMC_TRIES)),
+                                              "doubt": (X_DOUBT, MODEL_FULL), "tries": (X_TRIES, float(PIMC_TRIES)),
                                               "horizon": (X_HORIZON, float(BOUNDED_HORIZON)),
                                               "nodes": (X_NODES, float(BOUNDED_NODES))}
 # The tuned policy shares the heuristic's named parameters; its tables come from tuned.json.
@@ -82,8 +82,9 @@ TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 EQUILIBRIUM_FILE = "equilibrium.json"
 TABLES_KEY = "tables"  # pimc:tables=RUN_DIR, oracle:tables=RUN_DIR: bid by a strategy or equilibrium run's tables
-# pimc:model=heuristic (the others play by pimc's own rules: a world weighs doubt ** mismatches) or model=full (the
-# shared model of the other players, engine/inference.py); kept in the doubt slot (below 0: the shared model).
+# pimc:model=full (the default: the shared model of the other players, engine/inference.py) or model=heuristic (the
+# others play by pimc's own rules: a world weighs doubt ** mismatches, doubt 0.1 unless given); kept in the doubt slot
+# (below 0: the shared model; a doubt of 0 or more: the heuristic's). Full won head to head (docs/search.md).
 MODEL_KEY = "model"
 PIMC_MODELS = {"heuristic": PIMC_DOUBT, "full": MODEL_FULL}
 # The options of each tuned table: flag 0, flag 1.

@@ -20,7 +20,9 @@ import pandas as pd
 from ..analysis.bidding.run_frequency import percent, run_frequency
 from ..analysis.play.tournament import TournamentError, run_deal_duel, run_tournaments
 from ..work.executor import Executor
+from ..engine.layout import X_DOUBT
 from ..game.rules import RuleSet
+from ..players.policy import parse_policy
 from .charts import tournament_chart
 from .document import Document
 from .sections import Pairing, strength_row
@@ -32,6 +34,24 @@ RUNS_SEED = 30    # how often the cards are run, from seed + 30
 EQUILIBRIUM_BIDDING = "equilibrium:equilibrium"  # the report's equilibrium run, from inside the report folder
 STRENGTH_COLUMNS = {"a": "player A", "b": "player B", "matches": "matches", "a_win_rate": "share A wins",
                     "a_minus_b_points_per_deal": "A minus B, points per deal"}
+
+
+def pimc_model_words(pimc: str) -> str:
+    """How a pimc spec weighs its worlds, in words (its ``model``; any ``doubt`` picks the heuristic's).
+
+    >>> pimc_model_words("pimc:doubt=1")
+    'every such world counted alike'
+    """
+    doubt = float(parse_policy(pimc)[1][X_DOUBT])
+    if doubt < 0:
+        return ("and weighed by how likely they make the others' bids and cards under a model of a sensible "
+                "player: the bidding tables and graded card preferences, each with a floor, so an odd choice makes "
+                "a world less likely, never impossible; docs/search.md")
+    if doubt >= 1:
+        return "every such world counted alike"
+    return ("and weighed by how well they explain the others' bids and the opponents' cards, modelled as its own "
+            f"rules would play them (`model=heuristic`: a world's weight times {doubt:g} for each choice those rules "
+            "would not have made)")
 
 
 def pimc_before(pimc: str) -> str | None:
@@ -192,8 +212,7 @@ def strength_section(doc: Document, out: Path, strength: pd.DataFrame | None, ru
         "`analyser/engine/heuristic.py`; `tuned` is the heuristic with the strategy tables' stand/beg and "
         "give/run choices (best responses); `equilibrium` is the heuristic bidding with the equilibrium's "
         f"probabilities (the strategy this report leads with). `{pimc}` samples {worlds} worlds of the cards it has not seen (consistent with the "
-        "play and the voids shown, and weighed by how well they explain the others' bids and the opponents' "
-        "cards, modelled as its own rules would play them), values each legal card in each world with every hand "
+        f"play and the voids shown, {pimc_model_words(pimc)}), values each legal card in each world with every hand "
         "open and plays the best mean: exactly where at most 24 cards are in the hands or the solver finishes "
         "within its node budget, else by the bounded search (the heuristic's play to 24 cards, then the solver; "
         "docs/search.md). `oracle` solves the true deal, seeing every hand (it cheats: the ceiling of card play), "

@@ -29,7 +29,8 @@ from test_hint import cut_at_play, lines_of
 def test_the_model_words_set_the_row():
     assert parse_policy("pimc:model=full")[1][X_DOUBT] == MODEL_FULL
     assert parse_policy("pimc:model=heuristic")[1][X_DOUBT] == PIMC_DOUBT
-    assert parse_policy("pimc")[1][X_DOUBT] == PIMC_DOUBT  # the default is today's model
+    assert parse_policy("pimc")[1][X_DOUBT] == MODEL_FULL  # the default: the shared model won head to head
+    assert parse_policy("pimc:doubt=0.2")[1][X_DOUBT] == 0.2  # a doubt picks the heuristic's model
     with pytest.raises(PolicyError, match="pimc's model is one of heuristic, full"):
         parse_policy("pimc:model=psychic")
     with pytest.raises(PolicyError, match="known are"):

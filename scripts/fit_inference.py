@@ -4,10 +4,11 @@
                                     [--bootstrap 1000] [--out results/inference/fit.json]
 
 * **Cards** (temperature T and card_floor): every card decision with at least 2 legal cards in logs of ``pimc``
-  at every seat of trinidad 4 players (its card play; it bids by the shipped strategy's tables,
-  ``pimc:tables=results/trinidad-4p/strategy``). For each, the preference rank r of the card played among the n
-  legal cards (``engine.inference.preference_rank`` with the model's row, on the true position: the heuristic reads
-  only the mover's hand and what is public); the model gives it
+  at every seat of trinidad 4 players (its card play; it bids by the shipped strategy's tables and reads the others
+  by the heuristic's model, ``pimc:tables=results/trinidad-4p/strategy,model=heuristic``: the pimc the shipped fit
+  was made with, pimc's default then). For each, the preference rank r of the card played among the n legal cards
+  (``engine.inference.preference_rank`` with the model's row, on the true position: the heuristic reads only the
+  mover's hand and what is public); the model gives it
   ``(1 - card_floor) * exp(-r/T) / sum_k<n exp(-k/T) + card_floor / n``.
 * **Bids** (bid_floor): every stand/beg and give/run in logs of the shipped best-response strategy
   (``tuned:results/trinidad-4p/strategy``, heuristic card play), judged by the model's equilibrium row at the
@@ -15,8 +16,9 @@
 
 Both by maximum likelihood (scipy.optimize), with 95% intervals from a bootstrap over deals (a deal's decisions
 are resampled together). The logs are simulated once and kept under --logs, one file a chunk of --chunk deals
-(seed --seed + chunk): an interrupted run keeps every finished chunk. Writes --out (JSON: the figures, the
-command, the seeds) and prints a short table.
+(seed --seed + chunk; one folder a source, named by its key in SOURCES, not by its spec, so the pimc logs kept
+before ``model=heuristic`` was written out are read as they are: they were played by it): an interrupted run keeps
+every finished chunk. Writes --out (JSON: the figures, the command, the seeds) and prints a short table.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from analyser.game.rules import RuleSet, make_rules
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGY = "results/trinidad-4p/strategy"
 BEFORE = {"temperature": 0.7, "card_floor": 0.05, "bid_floor": 0.05}  # the model's grades before they were fitted
-SOURCES = {  # a log source: the policy at every seat
-    "pimc": f"pimc:tables={STRATEGY}",
+SOURCES = {  # a log source: the policy at every seat (its logs kept under --logs/KEY)
+    "pimc": f"pimc:tables={STRATEGY},model=heuristic",  # the shipped fit's pimc (its default model then)
     "tuned": f"tuned:{STRATEGY}",
     "heuristic": "heuristic",
 }

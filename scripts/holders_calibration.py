@@ -9,7 +9,8 @@ Three sources of logs, each policy at every seat (``fit_inference.SOURCES``; kep
 
 * **tuned**: the shipped best-response strategy's bids, the heuristic's card play
   (``tuned:results/trinidad-4p/strategy``);
-* **pimc**: pimc's card play, bidding by the same strategy's tables (``pimc:tables=results/trinidad-4p/strategy``);
+* **pimc**: pimc's card play, bidding by the same strategy's tables and reading the others by the heuristic's model
+  (``pimc:tables=results/trinidad-4p/strategy,model=heuristic``: pimc's default when the shipped figures were made);
 * **heuristic**: the heuristic's own bids and card play (a bidder the model does not know).
 
 Every card decision of the first --deals deals of each (--pimc-deals of pimc) (the seat to move, on the true position): the deals of the

@@ -1,15 +1,19 @@
 """Sensitivity of the strategy tables to the card player: heuristic play against pimc play, same deals.
 
     .venv/bin/python scripts/sensitivity.py [--rules trinidad] [--players 4] [--deals 1500] [--worlds 10]
-                                             [--doubt D] [--seed 1] [--chunk-deals 500] [--threads N]
+                                             [--model heuristic|full] [--doubt D] [--seed 1] [--chunk-deals 500]
+                                             [--threads N]
                                              [--out results/sensitivity]
 
 Every conclusion of the analyser assumes its card player. This recomputes the eldest's
 and the dealer's strategy tables (two best-response rounds of ``allfours strategy``:
 eldest, then dealer) twice on the same sampled deals (same seed, same card streams):
-once with the heuristic playing the cards, once with ``pimc:worlds=W`` (the bidding
-rules are the heuristic's in both, the tables replace them as the rounds go). For every
-hand class it prints both recommendations with their 95% CIs and a verdict:
+once with the heuristic playing the cards, once with ``pimc:worlds=W,model=heuristic`` (the bidding
+rules are the heuristic's in both, the tables replace them as the rounds go). pimc reads the others by
+the heuristic's model, its doubt 0.1 or ``--doubt D`` (pimc's default when results/sensitivity was
+made, so that folder's command gives its table), or with ``--model full`` by the shared model of the
+other players (pimc's default now). For every hand class it prints both recommendations with
+their 95% CIs and a verdict:
 
 * ``holds``: pimc's recommendation is the heuristic's, and pimc's CI excludes zero;
 * ``moves``: pimc recommends the other option, and its CI excludes zero;
@@ -98,6 +102,20 @@ def markdown(table: pd.DataFrame, meta: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pimc_spec(worlds: int, model: str = "heuristic", doubt: float | None = None) -> str:
+    """The pimc that plays the cards: `worlds` worlds, reading the others by `model`; a `doubt` is the heuristic
+    model's (any doubt picks that model).
+
+    >>> pimc_spec(10), pimc_spec(10, doubt=1), pimc_spec(10, "full")
+    ('pimc:worlds=10,model=heuristic', 'pimc:worlds=10,doubt=1', 'pimc:worlds=10,model=full')
+    """
+    if doubt is not None:
+        if model != "heuristic":
+            raise ValueError("--doubt is the heuristic model's: it cannot go with --model full")
+        return f"pimc:worlds={worlds},doubt={doubt:g}"
+    return f"pimc:worlds={worlds},model={model}"
+
+
 def without_note(argv: list[str]) -> list[str]:
     """The command's arguments without --note and its text (the note is printed on its own)."""
     kept: list[str] = []
@@ -118,8 +136,10 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--deals", type=int, default=1500, help="paired decision deals per round")
     parser.add_argument("--worlds", type=int, default=10, help="pimc's worlds per card decision")
+    parser.add_argument("--model", choices=("heuristic", "full"), default="heuristic",
+                        help="pimc's model of the others (default heuristic, as results/sensitivity was made)")
     parser.add_argument("--doubt", type=float, default=None,
-                        help="pimc's doubt (default: pimc's own; 1 infers nothing from the others' choices)")
+                        help="the heuristic model's doubt (default 0.1; 1 infers nothing from the others' choices)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chunk-deals", type=int, default=500, help="deals per chunk (part of what the seed means)")
     parser.add_argument("--threads", type=int, default=None)
@@ -127,7 +147,10 @@ def main() -> int:
     parser.add_argument("--note", default=None, help="a remark stored with the run and printed after its time")
     opts = parser.parse_args()
     rules = make_rules(opts.rules, players=opts.players)
-    pimc = f"pimc:worlds={opts.worlds}" + (f",doubt={opts.doubt:g}" if opts.doubt is not None else "")
+    try:
+        pimc = pimc_spec(opts.worlds, opts.model, opts.doubt)
+    except ValueError as e:
+        parser.error(str(e))
     kept_folder = opts.out.parent / f".{opts.out.name}-chunks"
     executor = KeptExecutor(LocalExecutor(opts.threads), kept_folder, key=f"{opts.rules}:{opts.players}:{opts.seed}")
     start = time.perf_counter()

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from .options import (
-    Inference, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, answer_reader, build_rules, fail, os_words,
+    Inference, InferenceStrategyOpt, PlayersOpt, Preset, RulesOpt, SetOpt, announce_engine, answer_reader, build_rules, fail, os_words,
 )
 
 
@@ -44,7 +44,7 @@ def default_log() -> Path:
 
 
 SETTINGS = {"rules": "--rules", "players": "--players", "seat": "--seat", "opponent": "--opponent", "seed": "--seed",
-            "set_": "--set", "coach": "--coach", "inference": "--inference"}
+            "set_": "--set", "coach": "--coach", "inference": "--inference", "strategy": "--strategy"}
 
 
 def play(
@@ -69,6 +69,7 @@ def play(
         "--inference", help="How the coach weighs the deals of the unseen cards when it judges a card: full (by how "
                             "likely the others' bids and cards make each), bids (by the bids only) or none (every "
                             "deal alike), as analyse --inference.")] = Inference.full,
+    strategy: InferenceStrategyOpt = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on with the match left in the middle of a deal in --log: the same deal from where you "
                          "left it, the same score, seed, seat, opponent and coach (taken from the log).")] = False,
@@ -116,7 +117,11 @@ def play(
                        f"goes after it, and that one can then no longer be resumed. To go on with it instead: "
                        f"allfours play --resume --log {shlex.quote(str(path))}")
         options = Options(ruleset, path, seat=seat, opponent=opponent.value, seed=seed, coach=coach.value,
-                          inference=inference.value)
+                          inference=inference.value, strategy=None if strategy is None else str(strategy))
+    if options.strategy is not None:
+        from ..players.policy import read_equilibrium
+
+        read_equilibrium(options.strategy)  # a bad folder: one line now, not at the first card judged
     read, interactive = answer_reader()
 
     colour = interactive and sys.stdout.isatty() and not os.environ.get("NO_COLOR")

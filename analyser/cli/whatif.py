@@ -18,7 +18,7 @@ from ..analysis.stats import percent as rate, percent_ci as rate_ci, probability
 if TYPE_CHECKING:  # the analysis modules load numba and pandas: only when a command runs
     from ..analysis.bidding.whatif import WhatIfResult
 from .options import (
-    Inference, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
+    Inference, InferenceStrategyOpt, ForceOpt, JsonOpt, PlayersOpt, PolicyOpt, Preset, RulesOpt, ScoreOpt, SeedOpt, SetOpt, ThreadsOpt,
     announce_engine, build_rules, check_output, fail, log_lines, print_json, progress_bar, load_equity,
     writing,
 )
@@ -153,6 +153,7 @@ def whatif(
         "--inference", help="--log, a card decision: how the worlds are weighed: full (by how likely the others' "
                             "bids and cards before it make each), bids (by the bids only) or none (every world "
                             "alike).")] = Inference.full,
+    strategy: InferenceStrategyOpt = None,
     max_cards: Annotated[int, typer.Option("--max-cards", min=2, max=52,
                                            help="--log: refuse a card decision with more cards than this left in "
                                                 "the hands (above 24 the bounded search values the worlds the "
@@ -197,9 +198,16 @@ def whatif(
             fail("a --log line says the hand, the turn-up and the score: leave out --hand, --turnup and --score")
         if rules != Preset.trinidad or players is not None or set_:  # type: ignore[attr-defined]
             fail("a --log line carries its own rules: --rules, --players and --set go with --hand")
+        if strategy is not None:
+            from ..players.policy import read_equilibrium
+
+            read_equilibrium(str(strategy))  # a bad folder: one line now, before any world is solved
         from_log(log, line, event, seat, worlds, max_cards, policy, max_deals, stop_z, measure, win_by, equity_dir,
-                 plot, seed, threads, explain, force, json_out, inference.value)
+                 plot, seed, threads, explain, force, json_out, inference.value,
+                 None if strategy is None else str(strategy))
         return
+    if strategy is not None:
+        fail("--strategy goes with --log: it reads the others' bids when a card decision's worlds are weighed")
     if hand is None or turnup is None:
         fail("give --hand and --turnup (or a game log with --log)")
     role = seat or "eldest"
@@ -305,9 +313,10 @@ SEAT_WORDS = ("eldest", "dealer")
 def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: int, max_cards: int, policy: str,
              max_deals: int, stop_z: float, measure: Measure, win_by: WinBy, equity_dir: Path | None,
              plot: Path | None, seed: int, threads: int | None, explain: bool, force: bool, json_out: bool,
-             inference: str = "full") -> None:
+             inference: str = "full", strategy: str | None = None) -> None:
     """whatif --log: the decision due where line `line` of `log` stops (or before its event `event`); a card
-    decision's worlds weighed by the others' choices before it (`inference`)."""
+    decision's worlds weighed by the others' choices before it (`inference`; their bids read by the equilibrium
+    run `strategy`, default the shipped one)."""
     from ..analysis.play.analyse import bid_seed, situation
     from ..analysis.play.logcuts import BID_EVENTS, cut_line, line_decisions
     from ..referee import LogError
@@ -370,14 +379,14 @@ def from_log(log: Path, line: int, event: int | None, seat: str | None, worlds: 
     if plot is not None:
         fail("--plot is for a stand/beg or give/run decision")
     card_from_log(facts, facts.plays[-1].position, where, line, at, chosen, worlds, max_cards, policy, win_by,
-                  equity_dir, seed, threads, json_out, str(log), inference)
+                  equity_dir, seed, threads, json_out, str(log), inference, strategy)
 
 
 def card_from_log(facts, position, where: str, line: int, at: int, chosen: str | None, worlds: int, max_cards: int,
                   policy: str, win_by: WinBy, equity_dir: Path | None, seed: int, threads: int | None,
-                  json_out: bool, file: str, inference: str = "full") -> None:
+                  json_out: bool, file: str, inference: str = "full", strategy: str | None = None) -> None:
     """whatif --log at a card decision: every legal card over sampled worlds, each solved open and weighed by the
-    others' choices before it (`inference`), as analyse judges it."""
+    others' choices before it (`inference`, their bids read by `strategy`), as analyse judges it."""
     import numpy as np
 
     from ..analysis.play.analyse import Thresholds, stream, weigh, weighing_words
@@ -399,7 +408,7 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
     if rules.sides == 2:
         table, path = load_equity(rules, policy, equity_dir, threads)
     values = card_values(position, worlds, rng_state(stream(seed, line, at)), table)
-    values, model = weigh(values, facts, facts.plays[-1], inference)
+    values, model = weigh(values, facts, facts.plays[-1], inference, strategy)
     seat = position.seat
     hand = [card_name(c) for c in cards_of(int(np.uint64(position.state[PS_HAND + seat])))]
     eldest = (facts.dealer + 1) % rules.players
@@ -462,7 +471,9 @@ def card_from_log(facts, position, where: str, line: int, at: int, chosen: str |
         lines.append(f"the log plays {out['chosen']}: " + ("a card of best value" if out["loss"] == 0 else
                      f"it loses {out['loss']:+.3f} net points against {card_name(best)} (95% CI [{lo:+.3f}, "
                      f"{hi:+.3f}])") + f"; analyse --worlds {worlds}"
-                     + ("" if inference == "full" else f" --inference {inference}") + " (the same worlds) calls it: "
+                     + ("" if inference == "full" else f" --inference {inference}")
+                     + ("" if strategy is None or model is None else f" --strategy {strategy}")
+                     + " (the same worlds) calls it: "
                      + (out["analyse"]["verdict"] or "not flagged"))
     lines.append(f"worlds: deals of the cards seat {seat} has not seen, consistent with its voids and hand sizes, "
                  f"{weighing_words(inference)}"

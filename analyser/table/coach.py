@@ -48,13 +48,15 @@ class Judged:
 
 class Coach:
     def __init__(self, rules: RuleSet, seat: int, seed: int, mode: str = "mistakes",
-                 thresholds: Thresholds = Thresholds(), inference: str = DEFAULT_INFERENCE):
+                 thresholds: Thresholds = Thresholds(), inference: str = DEFAULT_INFERENCE,
+                 strategy: str | None = None):
         if mode not in COACH_MODES:
             raise ValueError(f"coach mode {mode!r}: one of {', '.join(COACH_MODES)}")
         self.rules = rules
         self.seat = seat
         self.mode = mode
-        self.settings = Settings(seed=seed, thresholds=thresholds, seats=frozenset([seat]), inference=inference)
+        self.settings = Settings(seed=seed, thresholds=thresholds, seats=frozenset([seat]), inference=inference,
+                                 strategy=strategy)  # the others' bids read by this equilibrium run (None: shipped)
         self.buffers = Buffers()
         self.bids: dict[tuple[int, int], Bid] = {}  # the bids judged, by (line, event): the table's word on them
 

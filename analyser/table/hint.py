@@ -584,11 +584,14 @@ def bid_hint(decision: Decision, policy: str = "heuristic", seed: int = 1, equit
                    **kwargs)
 
 
-def hint_text(line: dict[str, Any], seat: int, seed: int = 1, inference: str = DEFAULT_INFERENCE) -> str:
+def hint_text(line: dict[str, Any], seat: int, seed: int = 1, inference: str = DEFAULT_INFERENCE,
+              strategy: str | None = None) -> str:
     """The hint for `seat` where `line` stops, as text (``allfours record``'s ``?``, ``play``'s): a card over the
     consistent deals (every one when few, else HINT_WORLDS) weighed as `inference` says, a bid by BID_DEALS paired
-    deals, in net points."""
+    deals, in net points; the others' bids read by the equilibrium run `strategy` (None: the shipped one)."""
     decision = decision_of(line, seat)
     if decision.kind == "card":
-        return card_text(card_hint(decision, HINT_WORLDS, seed, inference=inference), where=where_text(decision))
+        model = None if inference == "none" else decision_model(decision, strategy)
+        return card_text(card_hint(decision, HINT_WORLDS, seed, inference=inference, model=model),
+                         where=where_text(decision))
     return bid_text(bid_hint(decision, seed=seed, deals=BID_DEALS), decision)

@@ -61,6 +61,7 @@ class Options:
     seed: int = 1
     coach: str = "mistakes"
     inference: str = DEFAULT_INFERENCE  # how the coach weighs a card's worlds (analyse --inference)
+    strategy: str | None = None  # the equilibrium run the others' bids are read by (None: the shipped one)
 
 
 @dataclasses.dataclass
@@ -104,7 +105,8 @@ def open_resume(path: Path) -> tuple[Options, Resumed]:
     if not (isinstance(seat, int) and 0 <= seat < rules.players and isinstance(deal, int) and deal >= 1
             and isinstance(seed, int) and seed >= 0 and r.get("opponent") in OPPONENTS
             and r.get("coach") in COACH_MODES and isinstance(r.get("streams"), dict)
-            and r.get("inference", DEFAULT_INFERENCE) in INFERENCES):
+            and r.get("inference", DEFAULT_INFERENCE) in INFERENCES
+            and isinstance(r.get("strategy", ""), str)):
         raise bad
     cards, choices = stream_of(r["streams"].get("cards")), stream_of(r["streams"].get("choices"))
     if cards is None or choices is None:
@@ -124,7 +126,7 @@ def open_resume(path: Path) -> tuple[Options, Resumed]:
         raise ResumeError(f"{path}: line {number} does not carry on the match's score: it cannot be resumed")
     referee_or_refuse(line, number, path, cut=True)
     options = Options(rules, path, seat=seat, opponent=r["opponent"], seed=seed, coach=r["coach"],
-                      inference=r.get("inference", DEFAULT_INFERENCE))
+                      inference=r.get("inference", DEFAULT_INFERENCE), strategy=r.get("strategy"))
     return options, Resumed(log, deal, earlier, cards, choices)
 
 
@@ -165,7 +167,8 @@ class Game:
         deck_rng, choice_rng = streams(options.seed)
         self.shoe = Shoe(deck_rng)
         self.computer = Computer(self.rules, options.opponent, choice_rng, human=self.me)
-        self.coach = Coach(self.rules, self.me, options.seed, options.coach, inference=options.inference)
+        self.coach = Coach(self.rules, self.me, options.seed, options.coach, inference=options.inference,
+                           strategy=options.strategy)
         self.first_line = lines_in(self.log) + 1
         self.saved: list[tuple[int, dict[str, Any]]] = []  # (log line number, line) of each finished deal
         self.judged: list[Judged] = []
@@ -224,7 +227,7 @@ class Game:
     def hint_for(self, built: Built) -> Callable[[], None]:
         def show_hint() -> None:
             try:
-                self.say(hint_text(built.line, self.me, self.o.seed, self.o.inference))
+                self.say(hint_text(built.line, self.me, self.o.seed, self.o.inference, self.o.strategy))
             except AllFoursError as err:
                 self.say(f"  no hint: {err}")
         return show_hint
@@ -592,6 +595,8 @@ class Game:
     def analysis_command(self) -> str:
         """The command that writes the analysis of the log (your seat, the coach's seed) as a web page."""
         weighed = "" if self.o.inference == DEFAULT_INFERENCE else f" --inference {self.o.inference}"
+        if self.o.strategy is not None and self.o.inference != "none":
+            weighed += f" --strategy {shlex.quote(self.o.strategy)}"
         return f"allfours analyse {self.log} --seat {self.me} --seed {self.o.seed}{weighed} --out allfours-analysis"
 
     def keep_deal(self) -> None:
@@ -602,7 +607,8 @@ class Game:
             return
         cards, choices = self.line_streams
         resume = {"command": "play", "seat": self.me, "opponent": self.o.opponent, "seed": self.o.seed,
-                  "coach": self.o.coach, "inference": self.o.inference, "deal": self.deal_no,
+                  "coach": self.o.coach, "inference": self.o.inference,
+                  **({"strategy": self.o.strategy} if self.o.strategy is not None else {}), "deal": self.deal_no,
                   "streams": {"cards": stream_text(cards), "choices": stream_text(choices)}}
         line = unfinished_line(self.current, resume, [obj for _, obj in self.saved])
         number = self.line_number

@@ -399,3 +399,26 @@ def test_play_says_who_is_who(tmp_path, players, seat, words):
                            input="q\n")
     assert result.exit_code == 0, result.output
     assert words in result.output.splitlines()[1]
+
+
+def test_play_strategy_is_kept_with_the_deal_in_progress_and_resumed(tmp_path):
+    """--strategy DIR: the coach reads the others' bids by that equilibrium run; the deal in progress keeps it, the
+    analysis command names it, --resume takes it from the log (and refuses it on the command line); a folder without
+    an equilibrium is one line, exit 2, before anything is dealt."""
+    import shutil
+
+    run = tmp_path / "eq"
+    shutil.copytree("results/trinidad-4p/equilibrium", run)
+    log = tmp_path / "m.jsonl"
+    args = play_args(log, "trinidad", 4, 5, "--seat", "3", "--coach", "all", "--strategy", str(run))
+    result = runner.invoke(app, args, input="\n".join(random_answers(5)[:40] + ["q"]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert lines_of(log)[-1]["resume"]["strategy"] == str(run)
+    refused(["play", "--resume", "--log", str(log), "--strategy", str(run)], log,
+            "--resume takes the match's settings from the log: leave out --strategy")
+    resumed = runner.invoke(app, ["play", "--resume", "--log", str(log)],
+                            input="\n".join(random_answers(5)[40:]) + "\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Match over: " in resumed.output and f"--strategy {run} --out allfours-analysis" in resumed.output
+    other = tmp_path / "other.jsonl"
+    refused(play_args(other, "trinidad", 4, 5, "--strategy", str(tmp_path / "none")), other, "equilibrium.json")

@@ -246,3 +246,32 @@ def test_strategy_names_the_equilibrium_the_bids_are_read_by(tmp_path):
     assert json.loads(analysed.stdout)["settings"]["strategy"] == str(run)
     refused = runner.invoke(app, ["analyse", str(log), "--strategy", str(tmp_path / "none")])
     assert refused.exit_code == 2 and "equilibrium.json" in refused.stderr
+
+
+def test_whatif_log_reads_the_bids_by_the_strategy_given(tmp_path):
+    """whatif --log at a card decision with --strategy DIR: the worlds weighed with the others' bids read by that run
+    (said in --json, and the same loss as analyse --strategy DIR gives the card); --strategy without --log, or a
+    folder without an equilibrium: one line, exit 2."""
+    import shutil
+
+    from analyser.record.gamelog import dumps
+
+    run = tmp_path / "eq"
+    shutil.copytree("results/trinidad-2p/equilibrium", run)
+    line = lines_of("trinidad", 4, 1, 3)[0]
+    log = tmp_path / "deal.jsonl"
+    log.write_text(dumps(line) + "\n")
+    event = [k for k, e in enumerate(line["events"]) if e["event"] == "play"][5]
+    args = ["whatif", "--log", str(log), "--event", str(event), "--worlds", "6", "--strategy", str(run), "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["kind"] == "card" and out["inference"] == "full" and out["model"]["strategy"] == f"equilibrium:{run}"
+    shipped = json.loads(runner.invoke(app, args[:-3] + ["--json"]).stdout)
+    assert shipped["model"]["strategy"] != out["model"]["strategy"]
+    text = runner.invoke(app, args[:-1]).stdout
+    assert f"--strategy {run} (the same worlds)" in text and f"read by equilibrium:{run} for the bids" in text
+    alone = runner.invoke(app, ["whatif", "--hand", "AS JS 4H 7D 9C TC", "--turnup", "KS", "--strategy", str(run)])
+    assert alone.exit_code == 2 and alone.stderr.count("\n") == 1 and "--strategy goes with --log" in alone.stderr
+    bad = runner.invoke(app, args[:-2] + [str(tmp_path / "none")])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "equilibrium.json" in bad.stderr, bad.output

@@ -26,8 +26,9 @@ from ..work.cache import cache_root
 
 def _cache_dir() -> str:
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    engine = Path(__file__).parent
+    for path in sorted(engine.rglob("*.py")):  # the solver's package too
+        digest.update(path.relative_to(engine).as_posix().encode())
         digest.update(path.read_bytes())
     digest.update(numba.__version__.encode())
     # bits.py picks a kernel by processor (PDEP or a loop): keep their caches apart.
@@ -61,7 +62,7 @@ def cache_folder() -> Path | None:
 
 
 def missing_kernels(names: Iterable[str], folder: str | os.PathLike[str] | None = None) -> list[str]:
-    """Which of the kernels `names` (``"module.function"``, e.g. ``"solver.solve_value"``) have no compiled
+    """Which of the kernels `names` (``"module.function"``, e.g. ``"solve.solve_value"``) have no compiled
     copy in the kernel cache (`folder`, by default `cache_folder()`): the first call of each compiles it."""
     root = Path(folder) if folder is not None else cache_folder()
     if root is None:

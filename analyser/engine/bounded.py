@@ -1,6 +1,6 @@
 """The bounded search: each legal card of one world valued within a budget, at any number of cards.
 
-The open-hand solver (``solver.py``) values a world exactly, but its work grows about
+The open-hand solver (``solver/``) values a world exactly, but its work grows about
 tenfold with each card per seat: a 4-player world of 6 cards each (24 in the hands)
 takes well under a millisecond, one of 9 each (36) some 60 ms and up to seconds, one
 of 12 each (a trinidad deal after two runs) far more. So a world is valued
@@ -40,7 +40,9 @@ from numba import njit
 from .bits import RANK_JACK, U1, bit, lowest_card, popcount, side_of
 from .heuristic import heuristic_card
 from .layout import PS_HAND, PS_IN_PLAY, PS_N_TRICKS, PS_PLAYERS, PS_TO_PLAY, PS_TRICK_NO, PS_TRUMP
-from .solver import C_ABORTED, C_NODE_CAP, C_NODE_LIMIT, NO_VALUE, _out_mask, representative, solve_cards, solve_value
+from .solver import C_ABORTED, C_NODE_CAP, C_NODE_LIMIT, NO_VALUE, solve_cards, solve_value
+from .solver.moves import representative
+from .solver.value import _out_mask
 from .state import apply, copy_state, legal
 
 BOUNDED_HORIZON = 24   # default: worlds with at most this many cards in the hands are solved exactly

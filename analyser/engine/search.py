@@ -1,6 +1,6 @@
 """Search players: ``oracle`` (sees every hand) and ``pimc`` (perfect-information Monte Carlo).
 
-Both choose a card with the open-hand solver (``solver.py``); their stand/beg,
+Both choose a card with the open-hand solver (``solver/``); their stand/beg,
 give/run, bunch and discards are the heuristic's (``heuristic.py``), with its
 named parameters, and their row has the ``tuned`` player's beg and give tables
 (``tuned.py``; all -1, the heuristic's rules, unless ``allfours strategy --policy

@@ -7,7 +7,7 @@ refereed here on the play state's own kernels, and the position is the state aft
 the line's last event. Or it is typed by hand: every seat's hand (seat 0 first),
 trump and the seat to lead, as at the start of trick play.
 
-The value (``engine/solver.py``) is in net points for the side of the seat to move:
+The value (``engine/solver/``) is in net points for the side of the seat to move:
 its High, Low, Jack (or hang jack) and Game points minus the other side's, or with
 three players its own points minus the other two players' together, those two
 assumed to play together against it ("paranoid"). Kicks, the gift and the match
@@ -138,7 +138,7 @@ class Solution:
 
 
 # Positions with more than BIG_HANDS cards in the hands get a bigger transposition table, as big as a search
-# uses (2**(2 + cards out / 2) entries, ``solver._use_table``), up to 2**BIG_TABLE_BITS entries (32 bytes
+# uses (2**(2 + cards out / 2) entries, ``solver.table._use_table``), up to 2**BIG_TABLE_BITS entries (32 bytes
 # each: 512 MiB). On 11-card 4-player deals (44 cards) the default's 2**20 entries thrash: the slowest of
 # four (`scripts/solver_bench.py --deals 0 --big 4 --big-cards 11 --seed 3 --table-bits B`) took 1,276 s and
 # 11.6 billion nodes with 2**20 entries, 750 s with 2**22, 568 s with 2**23 and 433 s with 2**24 (3.3 billion

@@ -109,8 +109,8 @@ def source_fingerprint() -> str:
     """Hash of the sources that decide what a task computes (engine, policies, rules)."""
     digest = hashlib.sha256()
     root = Path(__file__).parent.parent
-    for path in sorted(root.joinpath("engine").glob("*.py")) + [root / "players" / "policy.py", root / "game" / "rules.py"]:
-        digest.update(path.name.encode())
+    for path in sorted(root.joinpath("engine").rglob("*.py")) + [root / "players" / "policy.py", root / "game" / "rules.py"]:
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

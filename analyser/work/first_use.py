@@ -21,7 +21,7 @@ from pathlib import Path
 
 # group: (probe kernel, CPU seconds of its compile on the development machine)
 GROUPS: dict[str, tuple[str, float]] = {
-    "solver": ("solver.solve_cards", 27),            # the open-hand solver (solve, and every search player)
+    "solver": ("solve.solve_cards", 27),             # the open-hand solver (solve, and every search player)
     "players": ("policies.choose_card", 59),         # every policy's decisions, deals, tricks, scoring
     "simulate": ("deal.simulate_lines_in", 3),       # whole deals with their statistics
     "whatif": ("decisions.evaluate_decision", 22),   # paired rollouts of one decision

@@ -26,8 +26,8 @@ import reference_rules as ref
 from analyser.game.cards import card_name
 from analyser.cli import app
 from analyser.engine.layout import N_STATE, PS_HAND, PS_LEADER, PS_TO_PLAY
-from analyser.engine.bits import pdep_is_fast
-from analyser.engine.solver import SolverWork, _pext_fast, _pext_loop, game_winner, solve_value
+from analyser.engine.bits import _pext_fast, _pext_loop, pdep_is_fast
+from analyser.engine.solver import SolverWork, game_winner, solve_value
 from analyser.engine.state import init_state
 from analyser.players.policy import seat_policies
 from analyser.game.rules import make_rules
@@ -498,7 +498,8 @@ def test_static_bounds_hold(preset: str, players: int) -> None:
     drawing trumps and cashing) hold the exact objective between them, on deals of 2-3 cards a hand
     (3-5 with two players) with up to 9 trumps, for w of either sign; `classic` makes a seat without
     the led suit trump."""
-    from analyser.engine.solver import C_MODE, C_W, _node_bounds, prepare
+    from analyser.engine.solver import C_MODE, C_W, prepare
+    from analyser.engine.solver.bounds import _node_bounds
 
     rules = make_rules(preset, players=players)
     rnd = random.Random(7)
@@ -550,7 +551,8 @@ def test_endings_agree_with_brute_force(preset: str, settings: list[str], cards:
     fail-soft with a narrow one (a value at or below alpha bounds the exact one from above, at or above beta
     from below), for either side's perspective, w of either sign and the objective gained so far (acc);
     `classic` makes a seat without the led suit trump, `undertrump=forbidden` restricts trumping."""
-    from analyser.engine.solver import C_MODE, C_PERSP_SIDE, C_W, _ending3, _ending4, prepare
+    from analyser.engine.solver import C_MODE, C_PERSP_SIDE, C_W, prepare
+    from analyser.engine.solver.endings import _ending3, _ending4
 
     def ending(state: np.ndarray, ctx: np.ndarray, acc: int, alpha: int, beta: int, first: int) -> int:
         if cards == 2:
@@ -601,7 +603,8 @@ def test_positions_differing_only_in_low_ranks_share_an_entry() -> None:
     whose low cards differ but stand in the same order, hand by hand and suit by suit, are one entry (what the
     first solve stored at the root is found for the second), and solve to the same value; moving a ten, or
     changing which hand holds the higher low card, makes another key."""
-    from analyser.engine.solver import C_MODE, _tt_extra, _tt_find, _tt_index, canonical_key
+    from analyser.engine.solver import C_MODE, canonical_key
+    from analyser.engine.solver.table import _tt_extra, _tt_find, _tt_index
 
     rules = make_rules("trinidad", players=4)
     deal = position_from_hands(rules, "AS 7H TD 4C / KS 8H 2D 5C / QS 9H 3D 6C / JS TH 4D 7C", "S", 1)
@@ -628,7 +631,9 @@ def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, sett
     positions whose values (the objective of the two-sided tests, brute force) differ by at most the
     difference of their Game points; at trick boundaries and in the middle of tricks, under every rule of
     following and trumping, w of either sign."""
-    from analyser.engine.solver import C_JACK, C_MODE, C_PERSP_SIDE, C_W, INF, _near_u, _out_mask, prepare
+    from analyser.engine.solver import C_JACK, C_MODE, C_PERSP_SIDE, C_W, INF, prepare
+    from analyser.engine.solver.search import _near_u
+    from analyser.engine.solver.value import _out_mask
     from analyser.engine.state import apply, legal
 
     rules = make_rules(preset, players=4, settings=settings)
@@ -671,3 +676,21 @@ def test_cards_told_apart_only_by_points_stay_within_their_gap(preset: str, sett
                     with_gap += up != value[p]
                     assert down <= value[x] <= up, (preset, settings, hex(int(out)), x, p, w)
     assert related > 50 and with_gap > 20  # such pairs really came up, most of them worth different points
+
+
+def test_every_digest_of_the_engine_covers_the_solver_package(monkeypatch):
+    """The kernel cache's folder, the equity tables' engine digest and the workers' source fingerprint all change
+    when a file of engine/solver/ does (numba's own cache does not notice a kernel inlined from another file)."""
+    from analyser.analysis.bidding.equity import engine_digest
+    from analyser.engine import _cache_dir
+    from analyser.work.executor import source_fingerprint
+
+    before = (_cache_dir(), engine_digest(), source_fingerprint())
+    read = Path.read_bytes
+
+    def edited(path: Path) -> bytes:
+        return read(path) + (b"# edited" if path.parent.name == "solver" and path.name == "endings.py" else b"")
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    after = (_cache_dir(), engine_digest(), source_fingerprint())
+    assert all(a != b for a, b in zip(before, after)), (before, after)

@@ -105,7 +105,7 @@ def test_each_command_says_what_its_own_first_run_compiles(kernel_cache, monkeyp
     result = runner.invoke(app, SOLVE)
     assert result.stderr.splitlines() == ["compiling the engine for solve (about 10-35 s, depending on the machine; "
                                           "only its first run waits)", "error: stopped after the notice"]
-    kernel_cache("solver.solve_cards")  # now it is compiled: nothing to say
+    kernel_cache("solve.solve_cards")  # now it is compiled: nothing to say
     monkeypatch.setattr(options, "_ANNOUNCED", type(options._ANNOUNCED)())
     assert runner.invoke(app, SOLVE).stderr.splitlines() == ["error: stopped after the notice"]
 
@@ -136,7 +136,7 @@ def test_an_unwritable_cache_is_named_with_what_moves_it(kernel_cache, tmp_path,
     monkeypatch.setattr("analyser.analysis.bidding.equity.cached_table", lambda *a, **k: None)
     monkeypatch.setattr("analyser.analysis.bidding.equity.equity_table",
                         lambda *a, **k: pytest.fail("a table was built before the folder was checked"))
-    kernel_cache("solver.solve_cards", "policies.choose_card", "decisions.evaluate_decision")
+    kernel_cache("solve.solve_cards", "policies.choose_card", "decisions.evaluate_decision")
     result = runner.invoke(app, WHATIF)
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines() == [

@@ -240,8 +240,9 @@ def equity_folder(out_dir: Path | None = None) -> Path:
 def engine_digest() -> str:
     """Hash of the engine's sources: a table made by other kernels or policies is not reused."""
     digest = hashlib.sha256()
-    for path in sorted((Path(__file__).resolve().parents[2] / "engine").glob("*.py")):
-        digest.update(path.name.encode())
+    engine = Path(__file__).resolve().parents[2] / "engine"
+    for path in sorted(engine.rglob("*.py")):  # the solver's package too
+        digest.update(path.relative_to(engine).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

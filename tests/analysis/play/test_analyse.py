@@ -129,8 +129,9 @@ def test_flagged_bid_errors_lose_on_fresh_rollouts(random_report) -> None:
 
 
 def test_heuristic_loses_more_per_card_decision_than_pimc(tmp_path) -> None:
-    """Seats 0 and 2 play the heuristic, 1 and 3 pimc: the heuristic's side loses more per card decision."""
-    log = simulated(tmp_path, "hp.jsonl", ["heuristic", "pimc:worlds=10", "heuristic", "pimc:worlds=10"], 10, 5)
+    """Seats 0 and 2 play the heuristic, 1 and 3 the default pimc: the heuristic's side loses more per card decision
+    (pimc:worlds=10 with the shared model does not: its few worlds, kept by likelihood, cover too little)."""
+    log = simulated(tmp_path, "hp.jsonl", ["heuristic", "pimc", "heuristic", "pimc"], 10, 5)
     report = run(log, Settings(worlds=24, bid_deals=200, seed=1))
     heuristic, pimc = (side["card"] for side in report.sides())
     assert heuristic["decisions"] >= 50 and pimc["decisions"] >= 50

@@ -17,8 +17,12 @@ RESULTS = ROOT / "results"
 EDITIONS = sorted(p.parent.name for p in RESULTS.glob("*/report.json"))
 # Editions still in the layout before the report led with the equilibrium: regenerated in full
 # (scripts/reference_edition.py --only NAME) they pass, and strict=True then makes this list fail until emptied.
-OLD_LAYOUT = {"trinidad-4p", "trinidad-2p", "trinidad-tobago-4p"}
-AGREEMENT = 0.85  # the card's rules take the equilibrium's action on at least this share of decisions
+OLD_LAYOUT = {"trinidad-4p", "trinidad-tobago-4p"}
+AGREEMENT = 0.85  # the card's rules take the equilibrium's action on at least this share of decisions ...
+# ... or lose no more than this against it, net points a deal (the CI's upper end): where the equilibrium mixes
+# (trinidad 2 players: the eldest with one trump), either pure choice is a best response, so a rule that
+# takes one of them agrees in value while it disagrees on many single decisions.
+COST = 0.005
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
@@ -42,6 +46,7 @@ def test_the_reports_rules_the_card_and_the_equilibrium_agree(name: str) -> None
         assert numbers["rules_of_thumb"][role] == words
         assert f"**{who}:** {words}" in lead  # the report's rule ...
         assert all(line in card for line in chosen["text"])  # ... is the card's ...
-        assert chosen["agreement"]["ci95"][0] >= AGREEMENT  # ... and the equilibrium's on nearly every decision
+        assert (chosen["agreement"]["ci95"][0] >= AGREEMENT  # ... and the equilibrium's on nearly every decision
+                or chosen["cost_points"]["ci95"][1] <= COST), (role, chosen["agreement"], chosen["cost_points"])
     best = md[md.index(f"## {BEST_RESPONSE_HEADING}\n"):]
     assert numbers["best_response_rules"]["eldest"] in best and "**Eldest:**" not in best

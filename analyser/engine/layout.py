@@ -130,7 +130,19 @@ T_GIVE = T_BEG + N_CLASS_SLOTS  # tuned: dealer's choice per hand class, 33 slot
 # Search players, appended after the tables (engine/bounded.py): pimc's bounded search above the horizon.
 X_HORIZON = T_GIVE + N_CLASS_SLOTS  # 90: cards in the hands at or below which a world is solved exactly
 X_NODES = X_HORIZON + 1             # 91: above it, try an exact solve of a world within this many nodes (0: never)
-N_PARAMS = X_NODES + 1  # 92
+# Rules of play (engine/rulesplayer.py; the policy spec rules:FILE): a decision list of at most RL_MAX rules read
+# before the heuristic's card. RL_COUNT holds the count (0: no list, the heuristic's card), then RL_STRIDE slots a
+# rule: the first test's feature (a playrules.PF_* index), op (OP_*) and value, the second test's (feature -1:
+# none), the action class (a playrules.A_* index).
+RL_COUNT = X_NODES + 1   # 92
+RL_RULE = RL_COUNT + 1   # 93: the first rule's slots; rule i's at RL_RULE + i * RL_STRIDE
+RL_STRIDE = 7
+RL_MAX = 8
+RT_FEATURE, RT_OP, RT_VALUE = 0, 1, 2   # + 0: the first test, + 3: the second
+RT_ACTION = 6
+OP_EQ, OP_GE, OP_LE = 0, 1, 2           # ==, >=, <=
+RULE_OPS = ("==", ">=", "<=")
+N_PARAMS = RL_RULE + RL_MAX * RL_STRIDE  # 149
 # Random policy parameters (also the fallback probabilities of every policy).
 P_BEG = 0          # probability the eldest begs
 P_GIVE = 1         # probability the dealer gives one when begged

@@ -1,10 +1,11 @@
 """``playout``: play a position on to the end with the seats' policies (the engine's trick loop).
 
-It moves the play state (``state.py``) with ``step`` (``step_play`` when no seat searches: the voids
-and lacks a play shows, which only the search players read, are then not kept), the seats' policies choosing
-(``policies.choose_card``); when every seat plays at random, or every seat the heuristic's rules with no tip switch,
-under the plain trumping rules, a loop of its own plays a trick at a time (``random_tricks``, ``rules_tricks``).
-``state`` may be a play buffer (``search.new_play_buffer``):
+It moves the play state (``state.py``) with ``step`` (``step_play`` when no seat searches and no rules player's
+list reads the voids: the voids and lacks a play shows are then not kept), the seats' policies choosing
+(``policies.choose_card``); when every seat plays at random, or every seat the heuristic's rules with no tip switch
+and no decision list of rules of play (engine/rulesplayer.py), under the plain trumping rules, a loop of its own
+plays a trick at a time (``random_tricks``, ``rules_tricks``). ``state`` may be a play buffer
+(``search.new_play_buffer``):
 the play state followed by the search players' work area.
 """
 
@@ -17,10 +18,11 @@ from .bits import RANK_JACK, U1, bit, highest_card, lowest_card, popcount, rando
 from .layout import (
     E_PLAY, E_TRICK, K_HEURISTIC, K_RANDOM, K_TUNED, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_FORBID, PS_HAND,
     PS_JACK_CAPTOR, PS_LED, PS_N_TRICKS, PS_PLAYED, PS_PLAYERS, PS_TO_PLAY, PS_TOP_TRUMP, PS_TRICK_MASK, PS_TRICK_NO,
-    PS_TRUMP, PS_VOID_TRUMP,
+    PS_TRUMP, PS_VOID_TRUMP, RL_COUNT,
 )
 from .heuristic import ALL_CARDS, heuristic_rules, rules_card_inline
 from .policies import choose_card, choose_card_plain
+from .rulesplayer import list_reads_voids, rules_choice_inline
 from .search import needs_search, record_play, start_history
 from .state import emit, legal_mask, new_trick, step, step_play
 from .tips import tips_active
@@ -34,11 +36,16 @@ def playout(state, rules, kinds, params, rng, ev, info):
             random_tricks(state, rng, ev, info, False)
         else:
             random_tricks(state, rng, ev, info, True)
-    elif needs_search(kinds):  # a search player's call kept out of the other players' loop
+    elif needs_search(kinds) or list_reads_voids(state, kinds, params):
+        # a search player's call kept out of the other players' loop; the loop that keeps the voids shown, which
+        # a rules player's list may read (engine/rulesplayer.py)
         play_cards(state, rules, kinds, params, rng, ev, info, True, True)
     elif state[PS_FORBID] == 0 and state[PS_VOID_TRUMP] == 0:
-        if rules_seats(state, kinds, params) == (1 << state[PS_PLAYERS]) - 1:
+        every = (1 << state[PS_PLAYERS]) - 1
+        if rules_seats(state, kinds, params) == every:
             rules_tricks(state, params, ev, info)  # every seat the heuristic's rules: a trick at a time
+        elif heuristic_seats(state, kinds, params) == every:  # some of them rules players (engine/rulesplayer.py)
+            listed_tricks(state, params, ev, info, every & ~rules_seats(state, kinds, params))
         else:
             play_cards(state, rules, kinds, params, rng, ev, info, False, False)
     else:
@@ -143,8 +150,21 @@ def random_tricks(state, rng, ev, info, restricted):
 
 @njit(cache=True, _nrt=False, inline="always")
 def rules_seats(state, kinds, params):
-    """The seats (a bit each) that play the heuristic's rules with no tip switch set (heuristic and tuned seats):
-    their card is ``heuristic_rules``', the switches looked at once a playout rather than at every card."""
+    """The seats (a bit each) that play the heuristic's rules with no tip switch set and no decision list of rules of
+    play (heuristic and tuned seats): their card is ``heuristic_rules``', the switches looked at once a playout
+    rather than at every card. A seat with a list (engine/rulesplayer.py) is played by ``choose_card_plain``."""
+    seats = 0
+    for s in range(state[PS_PLAYERS]):
+        if (kinds[s] == K_HEURISTIC or kinds[s] == K_TUNED) and not tips_active(params[s]) \
+                and params[s, RL_COUNT] <= 0.0:
+            seats |= 1 << s
+    return seats
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def heuristic_seats(state, kinds, params):
+    """The seats (a bit each) that play the heuristic's rules, some of them with a decision list of rules of play
+    before them (engine/rulesplayer.py), with no tip switch set: ``listed_tricks`` can play a table of them."""
     seats = 0
     for s in range(state[PS_PLAYERS]):
         if (kinds[s] == K_HEURISTIC or kinds[s] == K_TUNED) and not tips_active(params[s]):
@@ -200,6 +220,92 @@ def rules_tricks(state, params, ev, info):
                 best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
                 card = rules_card_inline(params[seat], mask, n, seat, trump, hand, trick,
                                          ALL_CARDS & ~hand & ~out & ~trick, led, best_card, best_seat)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            b = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~b)
+            trick |= b
+            seat_cards ^= np.uint64(card ^ 255) << np.uint64(8 * seat)
+            seat = seat + 1 if seat + 1 < n else 0
+        best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
+        wside = side_of(best_seat, n)
+        state[PS_CAPTURED + wside] |= np.int64(trick)
+        if trick & jack:
+            state[PS_JACK_CAPTOR] = wside
+        out |= trick
+        state[PS_PLAYED] = np.int64(out)
+        state[PS_TRICK_NO] += 1
+        emit(ev, info, E_TRICK, best_seat, 0, 0)
+        seat = best_seat
+        played = 0
+    if tricks > 0:
+        new_trick(state, seat)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def show_trick(state, seat, led, best_card, best_seat, trick):
+    """Store the trick's fields, which the trick loops keep in registers, for a rules player's list to read."""
+    state[PS_TO_PLAY] = seat
+    state[PS_LED] = led
+    state[PS_BEST_CARD] = best_card
+    state[PS_BEST_SEAT] = best_seat
+    state[PS_TRICK_MASK] = np.int64(trick)
+
+
+@njit(cache=True, _nrt=False)
+def listed_tricks(state, params, ev, info, listed):
+    # ``rules_tricks`` for a table where some seats (`listed`, a bit each) are rules players (engine/rulesplayer.py)
+    # and the others play the heuristic's rules, every seat with no tip switch, under the plain trumping rules, no
+    # list reading the voids shown (which this loop does not keep). The same loop, written out again so that the
+    # heuristic's own is not touched; a listed seat's card is its list's (``rules_choice``, on the state with the
+    # trick's fields stored, ``show_trick``), else the heuristic's. The same cards and events as play_cards.
+    n = state[PS_PLAYERS]
+    trump = state[PS_TRUMP]
+    tmask = suit_mask(trump)
+    jack = bit(trump * 13 + RANK_JACK)
+    seat = state[PS_TO_PLAY]
+    led = state[PS_LED]
+    best_seat = state[PS_BEST_SEAT]
+    trick = np.uint64(state[PS_TRICK_MASK])
+    played = popcount(trick)
+    seat_cards = NO_CARDS
+    out = np.uint64(state[PS_PLAYED])
+    tricks = state[PS_N_TRICKS] - state[PS_TRICK_NO]
+    for _ in range(tricks):
+        if played == 0:
+            hand = np.uint64(state[PS_HAND + seat])
+            card = -1
+            if (hand & (hand - U1)) == 0:
+                card = lowest_card(hand)
+            else:
+                if (listed >> seat) & 1:
+                    show_trick(state, seat, -1, -1, -1, np.uint64(0))
+                    card = rules_choice_inline(params[seat], state, hand)
+                if card < 0:
+                    card = rules_card_inline(params[seat], hand, n, seat, trump, hand, np.uint64(0),
+                                             ALL_CARDS & ~hand & ~out, -1, -1, -1)
+            emit(ev, info, E_PLAY, seat, card, 0)
+            trick = bit(card)
+            state[PS_HAND + seat] = np.int64(hand & ~trick)
+            led = card // 13
+            seat_cards = NO_CARDS ^ (np.uint64(card ^ 255) << np.uint64(8 * seat))
+            played = 1
+            seat = seat + 1 if seat + 1 < n else 0
+        led_mask = suit_mask(led)
+        for _ in range(played, n):
+            hand = np.uint64(state[PS_HAND + seat])
+            follow = hand & led_mask
+            mask = (follow | (hand & tmask)) if follow else hand
+            card = -1
+            if (mask & (mask - U1)) == 0:
+                card = lowest_card(mask)
+            else:
+                best_card, best_seat = trick_best(trick, tmask, led_mask, seat_cards, best_seat)
+                if (listed >> seat) & 1:
+                    show_trick(state, seat, led, best_card, best_seat, trick)
+                    card = rules_choice_inline(params[seat], state, mask)
+                if card < 0:
+                    card = rules_card_inline(params[seat], mask, n, seat, trump, hand, trick,
+                                             ALL_CARDS & ~hand & ~out & ~trick, led, best_card, best_seat)
             emit(ev, info, E_PLAY, seat, card, 0)
             b = bit(card)
             state[PS_HAND + seat] = np.int64(hand & ~b)

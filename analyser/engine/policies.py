@@ -6,7 +6,8 @@ interface: every kind has a branch in each, and an unknown kind raises instead o
 falling through to another player. ``random`` is the reference policy (uniform
 among legal cards, decisions with the probabilities ``P_BEG``, ``P_GIVE``,
 ``P_BUNCH``); ``heuristic`` (engine/heuristic.py) plays by named rules on the
-evaluator's features; ``tuned`` (engine/tuned.py) is the heuristic with beg/stand
+evaluator's features (a row with a decision list of rules of play, ``rules:FILE``, reads
+that first: engine/rulesplayer.py); ``tuned`` (engine/tuned.py) is the heuristic with beg/stand
 and give/run taken from per-hand-class tables (``allfours strategy``); ``oracle`` and
 ``pimc`` (engine/search.py) choose cards with the open-hand solver (oracle seeing every
 hand, pimc over sampled worlds) and decide the rest as ``tuned`` does (its tables all
@@ -51,6 +52,7 @@ from numba import njit
 from .bits import bit, popcount, rand_unit, random_card
 from .heuristic import heuristic_beg, heuristic_bunch, heuristic_discard, heuristic_give, heuristic_play
 from .layout import K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, P_BEG, P_BUNCH, P_GIVE
+from .rulesplayer import has_rules, rules_play
 from .search import search_card
 from .tuned import tuned_beg, tuned_give
 
@@ -124,6 +126,8 @@ def choose_card_plain(kind, params, state, legal, rules, rng):
     """choose_card for the players that do not search. The trick loop calls this one when no seat
     searches: with the search's call in it, the heuristic's loop ran about 15% slower."""
     if kind == K_HEURISTIC or kind == K_TUNED:
+        if has_rules(params):  # a decision list of rules of play before the heuristic's card (engine/rulesplayer.py)
+            return rules_play(params, state, legal)
         return heuristic_play(params, state, legal)
     if kind == K_RANDOM:
         return random_card(rng, legal)

@@ -1,5 +1,5 @@
 """Policies by name: ``random``, ``heuristic``, ``oracle`` or ``pimc``, with optional parameter overrides,
-or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR``.
+or ``tuned:RUN_DIR`` / ``equilibrium:RUN_DIR`` / ``rules:FILE``.
 
 ``oracle`` plays the open-hand solver's best card seeing every hand (it cheats: the
 ceiling for any card player); ``pimc`` samples ``worlds`` deals of the cards it has
@@ -25,6 +25,14 @@ stored there, and stand/beg and give/run by hand class (engine/tuned.py).
 equilibrium``): the same player with the equilibrium's P(beg) and P(give) per hand class
 as its tables, mixed entries drawn from the choice stream.
 
+``rules:FILE`` reads a decision list of rules of play from FILE (a ``rules.json`` as
+``scripts/fit_play_rules.py`` writes it, or a folder holding one): the heuristic (kind
+``heuristic``, every parameter at its default) that plays the card of the first rule whose tests
+hold and whose action applies, and its own card where none does (engine/rulesplayer.py; at most
+8 rules of 1 or 2 tests, each ``[FEATURE, OP, VALUE]`` with OP ``==``, ``>=`` or ``<=``, FEATURE a
+name of ``playrules.FEATURES`` and the action one of ``playrules.ACTIONS``). It bids, discards
+and bunches as the heuristic does.
+
 >>> kind, row = parse_policy("random:beg=0.25")
 >>> kind, float(row[0]), float(row[1])
 (0, 0.25, 0.5)
@@ -46,9 +54,10 @@ from ..game.errors import AllFoursError
 from ..engine.evaluator import N_HAND_CLASSES, class_key, possible_classes
 from ..engine.heuristic import HEURISTIC_DEFAULTS
 from ..engine.layout import (
-    K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, T_BEG, T_GIVE,
-    X_DOUBT, X_HORIZON, X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
+    K_HEURISTIC, K_ORACLE, K_PIMC, K_RANDOM, K_TUNED, N_PARAMS, P_BEG, P_BUNCH, P_GIVE, POLICY_KINDS, RL_COUNT,
+    RL_MAX, RULE_OPS, T_BEG, T_GIVE, X_DOUBT, X_HORIZON, X_MAX_CARDS, X_NODES, X_TRIES, X_WORLDS,
 )
+from ..engine.rulesplayer import set_rules
 from ..engine.bounded import BOUNDED_HORIZON, BOUNDED_NODES
 from ..engine.inference import MODEL_FULL
 from ..engine.search import PIMC_DOUBT, PIMC_MAX_CARDS, PIMC_TRIES, PIMC_WORLDS, SEARCH_KINDS, SEARCH_MAX_CARDS
@@ -81,6 +90,8 @@ TUNED_FORMAT = "allfours-tuned/1"
 TUNED_FILE = "tuned.json"
 EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 EQUILIBRIUM_FILE = "equilibrium.json"
+RULES_NAME = "rules"       # rules:FILE, the heuristic with a decision list of rules of play (engine/rulesplayer.py)
+RULES_FILE = "rules.json"  # rules:DIR reads DIR/rules.json
 TABLES_KEY = "tables"  # pimc:tables=RUN_DIR, oracle:tables=RUN_DIR: bid by a strategy or equilibrium run's tables
 # pimc:model=full (the default: the shared model of the other players, engine/inference.py) or model=heuristic (the
 # others play by pimc's own rules: a world weighs doubt ** mismatches, doubt 0.1 unless given); kept in the doubt slot
@@ -99,8 +110,11 @@ def parse_policy(spec: str) -> tuple[int, np.ndarray]:
         return K_TUNED, read_tuned(rest.strip())
     if name == "equilibrium":
         return K_TUNED, read_equilibrium(rest.strip())
+    if name == RULES_NAME:
+        return K_HEURISTIC, read_rules(rest.strip())
     if name not in POLICY_KINDS:
-        raise PolicyError(f"unknown policy {spec!r}: choose one of {', '.join(POLICY_KINDS)}")
+        raise PolicyError(f"unknown policy {spec!r}: choose one of {', '.join(POLICY_KINDS)} (or tuned:RUN_DIR, "
+                          "equilibrium:RUN_DIR, rules:FILE)")
     kind = POLICY_KINDS.index(name)
     table = PARAMS_BY_KIND[kind]
     row = default_row(kind)
@@ -172,6 +186,13 @@ def default_row(kind: int) -> np.ndarray:
     return row
 
 
+def stored_row(row: np.ndarray) -> list[float]:
+    """A parameter row as files store it (the equity tables' ``policy_params``): a row without a decision list of
+    rules of play stops before the list's slots, as rows did before they were added, so the tables written then
+    are still found."""
+    return (row if row[RL_COUNT] > 0 else row[:RL_COUNT]).tolist()
+
+
 def tuned_row(base: np.ndarray, beg: np.ndarray, give: np.ndarray) -> np.ndarray:
     """A tuned row: the heuristic parameters of `base` with the flag tables `beg` and `give`
     (float[33] each, per hand class code: 1 beg/give, 0 stand/run, -1 the heuristic's rule)."""
@@ -231,13 +252,68 @@ def read_tuned(where: str) -> np.ndarray:
     return row
 
 
+# --- the rules player's file ------------------------------------------------------------------------------
+
+
+def read_rules(where: str) -> np.ndarray:
+    """The heuristic's row with the decision list of `where` (a rules.json, ``scripts/fit_play_rules.py``'s, or a
+    folder holding one): ``{"rules": [{"tests": [[FEATURE, OP, VALUE], ...], "action": ACTION}, ...]}``, one or
+    two tests a rule (OP ``==``, ``>=`` or ``<=``; FEATURE a name of ``playrules.FEATURES``, ACTION of
+    ``playrules.ACTIONS``), at most 8 rules; other keys are not read. Played by engine/rulesplayer.py."""
+    from ..engine.playrules import ACTIONS, FEATURES
+
+    if not where:
+        raise PolicyError("rules needs a file: rules:FILE (a rules.json, as scripts/fit_play_rules.py writes)")
+    path = Path(where)
+    file = path / RULES_FILE if path.is_dir() else path
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"rules:{where}: no {file}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise PolicyError(f"rules:{where}: cannot read {file}: {err}") from None
+    items = doc.get("rules") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        raise PolicyError(f'rules:{where}: {file} holds no list of rules ({{"rules": [...]}})')
+    if len(items) > RL_MAX:
+        raise PolicyError(f"rules:{where}: {len(items)} rules in {file}; a player takes at most {RL_MAX}")
+    rules = []
+    for i, item in enumerate(items, 1):
+        what = f"rules:{where}: rule {i} of {file}"
+        tests = item.get("tests") if isinstance(item, dict) else None
+        if not isinstance(tests, list) or not 1 <= len(tests) <= 2:
+            raise PolicyError(f'{what}: a rule is {{"tests": [1 or 2 tests], "action": NAME}}, not {item!r}')
+        coded = []
+        for test in tests:
+            if not isinstance(test, list) or len(test) != 3:
+                raise PolicyError(f"{what}: a test is [FEATURE, OP, VALUE], not {test!r}")
+            feature, op, value = test
+            if feature not in FEATURES:
+                raise PolicyError(f"{what}: unknown feature {feature!r}: known are {', '.join(FEATURES)}")
+            if op not in RULE_OPS:
+                raise PolicyError(f"{what}: bad op {op!r} in {test!r}: one of {', '.join(RULE_OPS)}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+                raise PolicyError(f"{what}: the value in {test!r} is not a whole number")
+            coded.append((FEATURES.index(feature), RULE_OPS.index(op), int(value)))
+        action = item.get("action")
+        if action not in ACTIONS:
+            raise PolicyError(f"{what}: unknown action {action!r}: known are {', '.join(ACTIONS)}")
+        rules.append((coded, ACTIONS.index(action)))
+    return set_rules(default_row(K_HEURISTIC), rules)
+
+
 def policy_label(spec: str) -> str:
     """A policy spec as printed in titles: a run folder by its name only, not its path on this machine.
 
     >>> policy_label("tuned:/tmp/report/strategy"), policy_label("heuristic:beg_trumps=3")
     ('tuned:strategy', 'heuristic:beg_trumps=3')
+    >>> policy_label("rules:results/play-rules/trinidad-4p/rules.json")
+    'rules:trinidad-4p'
     """
     name, sep, rest = spec.partition(":")
+    if name.strip().lower() == RULES_NAME and rest:
+        path = Path(rest.strip())
+        return f"{name}:{path.parent.name if path.name == RULES_FILE and path.parent.name else path.name}"
     if name.strip().lower() in ("tuned", "equilibrium") and rest:
         return f"{name}:{Path(rest.strip()).name}"
     return spec

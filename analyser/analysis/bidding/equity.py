@@ -61,7 +61,7 @@ from ...work.cache import cache_root
 from ...engine.bits import rng_state
 from ...engine.decisions import play_matches, sample_transitions
 from ...work.executor import Executor, LocalExecutor, Task
-from ...players.policy import parse_policy
+from ...players.policy import parse_policy, stored_row
 from ...game.rules import RuleSet
 from .. import AnalysisError
 from ..stats import Z95
@@ -251,7 +251,7 @@ def cache_key(rules: RuleSet, policy: str) -> dict:
     """What a table depends on, apart from its sample size and seed."""
     kind, row = parse_policy(policy)
     return {"format": EQUITY_FORMAT, "engine": engine_digest(), "rules": rules.as_log_dict(), "policy_kind": kind,
-            "policy_params": row.tolist()}
+            "policy_params": stored_row(row)}
 
 
 def cache_stem(rules: RuleSet, policy: str, deals_per_cell: int, seed: int) -> str:

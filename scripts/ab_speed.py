@@ -55,14 +55,25 @@ def export_commit(commit: str, cache: Path) -> str:
     return name
 
 
+def first_module(package: str, *names: str) -> ModuleType:
+    """The first of `names` the package has: a module's place today, then where an older commit kept it (the
+    loose modules at the package's top moved into game/, record/, players/ and work/)."""
+    for name in names:
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError:
+            continue
+    raise ModuleNotFoundError(f"{package} has none of {', '.join(names)}")
+
+
 class Engine:
     """One engine's simulate_lines, set up for `policy` with its own streams and match state."""
 
     def __init__(self, package: str, policy: str) -> None:
         deal: Any = importlib.import_module(f"{package}.engine.deal")
-        policy_mod: Any = importlib.import_module(f"{package}.policy")
-        rules_mod: Any = importlib.import_module(f"{package}.rules")
-        simulate: ModuleType = importlib.import_module(f"{package}.simulate")
+        policy_mod: Any = first_module(package, "players.policy", "policy")
+        rules_mod: Any = first_module(package, "game.rules", "rules")
+        simulate: ModuleType = first_module(package, "players.simulate", "simulate")
         self.simulate_lines = deal.simulate_lines
         self.rules = rules_mod.make_rules("trinidad").as_array()
         self.kinds, self.params = policy_mod.seat_policies([policy], 4)

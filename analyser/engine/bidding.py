@@ -30,12 +30,12 @@ from numba import njit
 
 from ..game.rules import R_GIFT, R_KICK, R_PLAYERS, R_TARGET
 from .bits import shuffle_deck, side_of
-from .deal import HAND_SIZE, LINE_WORK, WHOLE_DECK, kick_points, play_line_in
-from .decisions import copy_words, dealt_hand, equity_of, jump_in, net_points
+from .deal import HAND_SIZE, WHOLE_DECK, kick_points, play_line_in
+from .decisions import copy_words, dealt_hand, equity_of, jump_in, line_scratch, net_points
 from .evaluator import strong_side_suit
 from .evaluator import N_HAND_CLASSES, hand_class_code
-from .search import is_search_kind, needs_search, new_play_buffer
-from .layout import I_DEALS, I_WINNER, N_INFO, N_WHY
+from .search import is_search_kind, needs_search
+from .layout import I_DEALS, I_WINNER, N_WHY
 from .policies import decide_beg, decide_give
 
 # Class schemes (how a hand is classed for the bidding game).
@@ -82,13 +82,8 @@ def payoff_tensor(rules, scores, kinds, params, ref_kind, ref_params, measure, e
     """payoff_tensor_in with its scratch space allocated here (once per call); returns deals done."""
     ev = np.zeros((0, 4), dtype=np.int64)
     deck = np.arange(52, dtype=np.int64)
-    line_deck = np.empty(52, dtype=np.int64)
-    sc = np.zeros(4, dtype=np.int64)
+    line_deck, sc, info, pts, work, state = line_scratch(needs_search(kinds) or is_search_kind(ref_kind))
     seen = np.zeros(4, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(needs_search(kinds) or is_search_kind(ref_kind))
     streams = np.zeros((5, 4), dtype=np.uint64)
     values = np.zeros(6, dtype=np.float64)
     return payoff_tensor_in(rules, scores, kinds, params, ref_kind, ref_params, measure, equity, scheme, deck_rng,
@@ -231,13 +226,8 @@ def score_tensors(rules, open_rules, kinds, params, ref_kind, ref_params, equity
     """score_tensors_in with its scratch space allocated here; returns deals sampled."""
     ev = np.zeros((0, 4), dtype=np.int64)
     deck = np.arange(52, dtype=np.int64)
-    line_deck = np.empty(52, dtype=np.int64)
-    sc = np.zeros(4, dtype=np.int64)
+    line_deck, sc, info, pts, work, state = line_scratch(needs_search(kinds) or is_search_kind(ref_kind))
     seen = np.zeros(4, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(needs_search(kinds) or is_search_kind(ref_kind))
     streams = np.zeros((5, 4), dtype=np.uint64)
     awards = np.zeros((3, 2 * N_WHY, 2), dtype=np.int64)
     n_awards = np.zeros(3, dtype=np.int64)

@@ -35,6 +35,15 @@ from .policies import decide_beg, decide_give
 JUMP = np.array([0x180EC6D33CFD0ABA, 0xD5A61266F0C9392C, 0xA9582618E03FC9AA, 0x39ABDC4529B1661C], dtype=np.uint64)
 
 
+@njit(cache=True)
+def line_scratch(search):
+    """The work arrays one played line needs (``deal.play_line_in``), shared by the kernels here and in
+    ``bidding``: line_deck int64[52], sc int64[4], info int64[N_INFO], pts int64[4, N_WHY], work
+    uint64[LINE_WORK], and the play buffer (a search player's room in it when `search`)."""
+    return (np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(N_INFO, dtype=np.int64),
+            np.zeros((4, N_WHY), dtype=np.int64), np.zeros(LINE_WORK, dtype=np.uint64), new_play_buffer(search))
+
+
 @njit(cache=True, _nrt=False)
 def jump_in(s, t):
     """Advance the stream s (uint64[4]) by 2**128 draws, in place; t is uint64[4] scratch.
@@ -217,12 +226,7 @@ def evaluate_decision(rules, dealer, decider, scores, known, rest, force_beg, fo
     no_first = np.zeros((0, 0), dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     pool = np.empty(rest.shape[0], dtype=np.int64)
-    line_deck = np.empty(52, dtype=np.int64)
-    sc = np.zeros(4, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(needs_search(kinds))
+    line_deck, sc, info, pts, work, state = line_scratch(needs_search(kinds))
     streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     # The eldest begs after the turn-up's kick is scored: its policy sees that score.
     beg_scores = scores.copy()
@@ -365,13 +369,8 @@ def paired_class_sums(rules, role, scores, kinds, params, classing, deck_rng, rn
         raise ValueError("paired_class_sums: sums needs N_CLASS_SUMS columns, counts N_COUNTS")
     ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
     deck = np.arange(52, dtype=np.int64)
-    line_deck = np.empty(52, dtype=np.int64)
-    sc = np.zeros(4, dtype=np.int64)
+    line_deck, sc, info, pts, work, state = line_scratch(needs_search(kinds))
     seen = np.zeros(4, dtype=np.int64)
-    info = np.zeros(N_INFO, dtype=np.int64)
-    pts = np.zeros((4, N_WHY), dtype=np.int64)
-    work = np.zeros(LINE_WORK, dtype=np.uint64)
-    state = new_play_buffer(needs_search(kinds))
     streams = np.zeros((N_STREAMS, RNG_WORDS), dtype=np.uint64)
     values = np.zeros(2, dtype=np.float64)  # float, as whatif's: one compiled paired_rollout
     no_table = np.zeros((1, 1), dtype=np.float64)

@@ -125,14 +125,21 @@ def _completions(need, size):
 
 
 @njit(cache=True)
-def count_worlds(state, seat):
-    """The number of consistent deals of the cards `seat` has not seen (module docstring), as a float64."""
+def _classes_of(state, seat):
+    """``_classes`` into arrays of its own: (k, need, allowed, seats, cards, size)."""
     need = np.zeros(MAX_OTHERS, dtype=np.int64)
     allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
     seats = np.zeros(MAX_OTHERS, dtype=np.int64)
     cards = np.zeros(8, dtype=np.uint64)
     size = np.zeros(8, dtype=np.int64)
-    _classes(state, seat, need, allowed, seats, cards, size)
+    k = _classes(state, seat, need, allowed, seats, cards, size)
+    return k, need, allowed, seats, cards, size
+
+
+@njit(cache=True)
+def count_worlds(state, seat):
+    """The number of consistent deals of the cards `seat` has not seen (module docstring), as a float64."""
+    _, need, _, _, _, size = _classes_of(state, seat)
     return _completions(need, size)[1, need[0], need[1], need[2]]
 
 
@@ -140,12 +147,7 @@ def count_worlds(state, seat):
 def draw_worlds(state, seat, rng, out):
     """out[w, 0:4] for every row: a consistent deal drawn exactly uniformly (module docstring), hand masks by
     seat as ``list_worlds`` writes them. Returns the number of consistent deals (0: none, out untouched)."""
-    need = np.zeros(MAX_OTHERS, dtype=np.int64)
-    allowed = np.zeros(MAX_OTHERS, dtype=np.uint64)
-    seats = np.zeros(MAX_OTHERS, dtype=np.int64)
-    cards = np.zeros(8, dtype=np.uint64)
-    size = np.zeros(8, dtype=np.int64)
-    k = _classes(state, seat, need, allowed, seats, cards, size)
+    k, need, allowed, seats, cards, size = _classes_of(state, seat)
     f = _completions(need, size)
     total = f[1, need[0], need[1], need[2]]
     if total == 0.0:

@@ -1,0 +1,71 @@
+"""What fitted rules of play are worth, on duplicated deals: the rules player against the heuristic, and each rule's
+worth (the list against the list with that rule dropped).
+
+    .venv/bin/python scripts/play_rules_worth.py [--rules results/play-rules/trinidad-4p/rules.json]
+                                                 [--matches 4000] [--seed 1] [--threads N]
+
+The player is ``rules:FILE`` (engine/rulesplayer.py: the list read top down, the heuristic's card where no rule
+speaks); every pairing is an ``allfours tournament`` (each deal played twice, seats swapped) of ``--matches``
+matches, trinidad 4 players unless the rules file's positions say otherwise. A's net points a deal minus B's, with
+its 95% CI. Writes ``worth.json`` beside the rules file (each pairing, and the command); the rules file's own
+``carry`` says how many top rules a player would carry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_RULES = ROOT / "results" / "play-rules" / "trinidad-4p" / "rules.json"
+
+
+def pairing(rules: Any, a: str, b: str, matches: int, seed: int, threads: int | None) -> dict[str, Any]:
+    from analyser.analysis.play.tournament import run_tournament
+
+    result = run_tournament(rules, a, b, matches, seed, threads).as_dict()
+    return {k: result[k] for k in ("a", "b", "matches", "deals", "a_win_rate", "a_win_rate_ci95",
+                                   "diff_points_per_deal")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from analyser.game.rules import make_rules
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rules", type=Path, default=DEFAULT_RULES, help="a rules.json of scripts/fit_play_rules.py")
+    ap.add_argument("--matches", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    fitted = json.loads(args.rules.read_text(encoding="utf-8"))
+    positions = json.loads((args.rules.parent / "positions.json").read_text(encoding="utf-8")) \
+        if (args.rules.parent / "positions.json").exists() else {"rules": "trinidad", "players": 4}
+    rules = make_rules(positions["rules"], players=positions["players"])
+    spec = f"rules:{args.rules}"
+    rows = [pairing(rules, spec, "heuristic", args.matches, args.seed, args.threads)]
+    print(json.dumps(rows[-1]), flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(len(fitted["rules"])):
+            dropped = Path(tmp) / f"without-{k + 1}.json"
+            dropped.write_text(json.dumps({"rules": fitted["rules"][:k] + fitted["rules"][k + 1:]}))
+            row = pairing(rules, spec, f"rules:{dropped}", args.matches, args.seed, args.threads)
+            row["b"] = f"without rule {k + 1}"
+            row["rule"] = fitted["rules"][k].get("words", "")
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    out = {"rules": str(args.rules), "matches": args.matches, "seed": args.seed, "pairings": rows,
+           "command": f"python scripts/play_rules_worth.py --rules {args.rules} --matches {args.matches} "
+                      f"--seed {args.seed}"}
+    (args.rules.parent / "worth.json").write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,26 @@
+"""scripts/play_rules_worth.py at the smallest size: the list against the heuristic and against itself less each
+rule, written beside the rules file."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import play_rules_worth  # noqa: E402
+
+
+def test_each_rule_is_played_against_the_list_without_it(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"rules": [
+        {"tests": [["leading", "==", 1], ["jack_out", "==", 1]], "action": "lead_low_trump", "words": "first"},
+        {"tests": [["partner_winning", "==", 1]], "action": "give_partner", "words": "second"}]}))
+    assert play_rules_worth.main(["--rules", str(rules), "--matches", "4", "--threads", "1"]) == 0
+    worth = json.loads((tmp_path / "worth.json").read_text())
+    rows = worth["pairings"]
+    assert [r["b"] for r in rows] == ["heuristic", "without rule 1", "without rule 2"]
+    assert [r.get("rule") for r in rows] == [None, "first", "second"]
+    assert all(r["a"] == f"rules:{rules}" and r["matches"] == 4 for r in rows)
+    assert "--matches 4 --seed 1" in worth["command"]

@@ -6,13 +6,15 @@ A test is (feature, op, value) with op ``==``, ``>=`` or ``<=``; a rule is one o
 >>> rule_words([["leading", "==", 1], ["jack_out", "==", 1]], "lead_low_trump")
 'Leading, with the jack of trump still out: lead your smallest trump.'
 >>> rule_words([["partner_winning", "==", 1], ["best_holds", "==", 1]], "give_partner")
-'Your partner winning the trick, and no one after you able to beat it: give partner your highest-scoring card (a ten first).'
+'With your partner winning the trick, no one after you able to beat it: give partner your highest-scoring card (a ten first).'
 >>> condition_words("low_trump", "<=", 3)
 'your lowest trump the 5 or lower'
 >>> condition_words("trumps", ">=", 2)
 'holding 2 or more trumps'
 >>> condition_words("trick", "<=", 2)
 'in the first 2 tricks'
+>>> condition_words("trumps", "==", 0)
+'holding no trumps'
 """
 
 from __future__ import annotations
@@ -83,7 +85,9 @@ def condition_words(feature: str, op: str, value: int) -> str:
         return f"in trick {value}" if op == "==" else (f"from trick {value} on" if op == ">=" else
                                                        f"in the first {value} tricks")
     if feature in COUNT_WORDS:
-        n = str(value) if op == "==" else (f"{value} or more" if op == ">=" else f"at most {value}")
+        none = (op == "==" and value == 0) or (op == "<=" and value == 0)
+        n = "no" if none else (str(value) if op == "==" else (f"{value} or more" if op == ">=" else
+                                                                f"at most {value}"))
         return COUNT_WORDS[feature].format(n=n)
     if feature in RANK_FEATURES:
         if value < 0:
@@ -101,6 +105,5 @@ def rule_words(tests: Sequence[Sequence[object]], action: str) -> str:
     if action not in ACTIONS:
         raise RuleWordsError(f"unknown action {action!r}: one of {', '.join(ACTIONS)}")
     parts = [condition_words(str(t[0]), str(t[1]), int(str(t[2]))) for t in tests]
-    when = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + (
-        ", with " if parts[-1].startswith("the ") else ", and ") + parts[-1]
+    when = ", ".join(f"with {w}" if w.startswith(("your ", "the ")) else w for w in parts)
     return f"{when[0].upper()}{when[1:]}: {ACTION_WORDS[ACTIONS.index(action)]}."

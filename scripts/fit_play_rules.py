@@ -31,6 +31,14 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+
+def shown(path: Path) -> str:
+    """`path` as a command in the docs writes it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
 OPS = ("==", ">=", "<=")
 CARRY_WITHIN = 0.01  # the list a player carries: the shortest within this many points a deal of the best (checked)
 
@@ -79,20 +87,20 @@ def fit(table: pd.DataFrame, features: tuple[str, ...], actions: tuple[str, ...]
     """The greedy decision list on the decisions `fitting` marks (module docstring)."""
     arrays = decision_arrays(table, actions)
     tests = candidate_tests(table, features)
-    masks = np.stack([test_mask(table, t) for t in tests]).astype(np.float32)  # tests x decisions
+    masks = np.stack([test_mask(table, t) for t in tests]).astype(np.float64)  # tests x decisions
     picked = arrays["heuristic"].copy()
     covered = np.zeros(len(table), dtype=bool)
     rules: list[dict[str, Any]] = []
     for _ in range(most):
         open_ = (~covered) & fitting
         applies = ~np.isnan(arrays["action"]) & open_[:, None]
-        gain = np.where(applies, np.nan_to_num(arrays["action"]) - picked[:, None], 0.0).astype(np.float32)
-        moved = (applies & (np.nan_to_num(arrays["action"]) != picked[:, None])).astype(np.float32)
+        gain = np.where(applies, np.nan_to_num(arrays["action"]) - picked[:, None], 0.0)
+        moved = (applies & (np.nan_to_num(arrays["action"]) != picked[:, None])).astype(np.float64)
         best: tuple[float, Any] = (0.0, None)
         for i in range(len(tests)):
             pair = masks[i][None, :] * masks[i:]  # test i and each later test (i with itself: i alone)
-            g = pair @ gain           # conditions x actions: points saved
-            s = pair @ moved          # decisions whose card changes
+            g = np.round(pair @ gain, 9)  # conditions x actions: points saved (rounded: the same pick on any BLAS)
+            s = pair @ moved              # decisions whose card changes
             g[s < support] = -np.inf
             j, k = np.unravel_index(int(np.argmax(g)), g.shape)
             if g[j, k] > best[0]:
@@ -178,9 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         rule["saved_checking"] = float(steps["saved_checking"].iat[n] - steps["saved_checking"].iat[n - 1])
     carry = carried(steps["saved_checking"].to_numpy())
     (out / "rules.json").write_text(json.dumps(
-        {"positions": str(args.positions), "decisions": len(table), "support": args.support, "carry": carry,
+        {"positions": shown(args.positions), "decisions": len(table), "support": args.support, "carry": carry,
          "rules": rules,
-         "command": f"python scripts/fit_play_rules.py --positions {args.positions} --rules {args.rules} "
+         "command": f"python scripts/fit_play_rules.py --positions {shown(args.positions)} --rules {args.rules} "
                     f"--support {args.support}"}, indent=1) + "\n")
     print(steps.to_string(index=False))
     for rule in rules:

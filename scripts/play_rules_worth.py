@@ -7,8 +7,8 @@ worth (the list against the list with that rule dropped).
 The player is ``rules:FILE`` (engine/rulesplayer.py: the list read top down, the heuristic's card where no rule
 speaks); every pairing is an ``allfours tournament`` (each deal played twice, seats swapped) of ``--matches``
 matches, trinidad 4 players unless the rules file's positions say otherwise. A's net points a deal minus B's, with
-its 95% CI. Writes ``worth.json`` beside the rules file (each pairing, and the command); the rules file's own
-``carry`` says how many top rules a player would carry.
+its 95% CI. ``--top N`` plays the list's top N rules (default: the rules file's ``carry``, the list a player would
+carry). Writes ``worth-top-N.json`` beside the rules file (each pairing, and the command).
 """
 
 from __future__ import annotations
@@ -23,6 +23,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+def shown(path: Path) -> str:
+    """`path` as a command in the docs writes it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 DEFAULT_RULES = ROOT / "results" / "play-rules" / "trinidad-4p" / "rules.json"
 
@@ -43,27 +51,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--top", type=int, default=None,
+                    help="play only the list's top N rules (default: the rules file's 'carry', else all)")
     args = ap.parse_args(argv)
     fitted = json.loads(args.rules.read_text(encoding="utf-8"))
+    top = args.top if args.top is not None else fitted.get("carry", len(fitted["rules"]))
+    fitted["rules"] = fitted["rules"][:top]
     positions = json.loads((args.rules.parent / "positions.json").read_text(encoding="utf-8")) \
         if (args.rules.parent / "positions.json").exists() else {"rules": "trinidad", "players": 4}
     rules = make_rules(positions["rules"], players=positions["players"])
-    spec = f"rules:{args.rules}"
-    rows = [pairing(rules, spec, "heuristic", args.matches, args.seed, args.threads)]
-    print(json.dumps(rows[-1]), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
+        played = Path(tmp) / f"top-{top}.json"
+        played.write_text(json.dumps({"rules": fitted["rules"]}))
+        spec = f"rules:{played}"
+        rows = [pairing(rules, spec, "heuristic", args.matches, args.seed, args.threads)]
+        rows[-1]["a"] = f"the top {top} rules"
+        print(json.dumps(rows[-1]), flush=True)
         for k in range(len(fitted["rules"])):
             dropped = Path(tmp) / f"without-{k + 1}.json"
             dropped.write_text(json.dumps({"rules": fitted["rules"][:k] + fitted["rules"][k + 1:]}))
             row = pairing(rules, spec, f"rules:{dropped}", args.matches, args.seed, args.threads)
-            row["b"] = f"without rule {k + 1}"
+            row["a"], row["b"] = f"the top {top} rules", f"without rule {k + 1}"
             row["rule"] = fitted["rules"][k].get("words", "")
             rows.append(row)
             print(json.dumps(row), flush=True)
-    out = {"rules": str(args.rules), "matches": args.matches, "seed": args.seed, "pairings": rows,
-           "command": f"python scripts/play_rules_worth.py --rules {args.rules} --matches {args.matches} "
-                      f"--seed {args.seed}"}
-    (args.rules.parent / "worth.json").write_text(json.dumps(out, indent=1) + "\n")
+    out = {"rules": shown(args.rules), "top": top, "matches": args.matches, "seed": args.seed, "pairings": rows,
+           "command": f"python scripts/play_rules_worth.py --rules {shown(args.rules)} --matches {args.matches} "
+                      f"--seed {args.seed} --top {top}"}
+    (args.rules.parent / f"worth-top-{top}.json").write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 

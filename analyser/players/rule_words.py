@@ -8,17 +8,20 @@ A test is (feature, op, value) with op ``==``, ``>=`` or ``<=``; a rule is one o
 >>> rule_words([["partner_winning", "==", 1], ["best_holds", "==", 1]], "give_partner")
 'With your partner winning the trick, no one after you able to beat it: give partner your highest-scoring card (a ten first).'
 >>> condition_words("low_trump", "<=", 3)
-'your lowest trump the 5 or lower'
+'holding no trump or your lowest trump the 5 or lower'
 >>> condition_words("trumps", ">=", 2)
 'holding 2 or more trumps'
 >>> condition_words("trick", "<=", 2)
 'in the first 2 tricks'
 >>> condition_words("trumps", "==", 0)
 'holding no trumps'
+>>> condition_words("position", "==", 1)
+'with 1 card already in the trick'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..engine.playrules import ACTION_WORDS, ACTIONS, FEATURES
@@ -88,15 +91,16 @@ def condition_words(feature: str, op: str, value: int) -> str:
         none = (op == "==" and value == 0) or (op == "<=" and value == 0)
         n = "no" if none else (str(value) if op == "==" else (f"{value} or more" if op == ">=" else
                                                                 f"at most {value}"))
-        return COUNT_WORDS[feature].format(n=n)
+        return re.sub(r"\b1 (card|trump|side ten|opponent)s\b", r"1 \1", COUNT_WORDS[feature].format(n=n))
     if feature in RANK_FEATURES:
         if value < 0:
             if op == "<=" or op == "==":
                 return "holding no trump"
             return "holding a trump"
         rank = f"the {RANK_WORDS[value]}"
-        tail = "" if op == "==" else (" or higher" if op == ">=" else " or lower")
-        return f"{RANK_FEATURES[feature]} {rank}{tail}"
+        tail = "" if op == "==" or (op == "<=" and value == 0) else (" or higher" if op == ">=" else " or lower")
+        words = f"{RANK_FEATURES[feature]} {rank}{tail}"
+        return f"holding no trump or {words}" if op == "<=" else words  # no trump reads as -1: below every rank
     raise RuleWordsError(f"unknown feature {feature!r}: one of {', '.join(FEATURES)}")
 
 

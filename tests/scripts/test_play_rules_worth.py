@@ -18,9 +18,12 @@ def test_each_rule_is_played_against_the_list_without_it(tmp_path):
         {"tests": [["leading", "==", 1], ["jack_out", "==", 1]], "action": "lead_low_trump", "words": "first"},
         {"tests": [["partner_winning", "==", 1]], "action": "give_partner", "words": "second"}]}))
     assert play_rules_worth.main(["--rules", str(rules), "--matches", "4", "--threads", "1"]) == 0
-    worth = json.loads((tmp_path / "worth.json").read_text())
+    worth = json.loads((tmp_path / "worth-top-2.json").read_text())
     rows = worth["pairings"]
     assert [r["b"] for r in rows] == ["heuristic", "without rule 1", "without rule 2"]
     assert [r.get("rule") for r in rows] == [None, "first", "second"]
-    assert all(r["a"] == f"rules:{rules}" and r["matches"] == 4 for r in rows)
-    assert "--matches 4 --seed 1" in worth["command"]
+    assert all(r["a"] == "the top 2 rules" and r["matches"] == 4 for r in rows)
+    assert "--matches 4 --seed 1 --top 2" in worth["command"]
+    assert play_rules_worth.main(["--rules", str(rules), "--matches", "2", "--threads", "1", "--top", "1"]) == 0
+    one = json.loads((tmp_path / "worth-top-1.json").read_text())["pairings"]
+    assert [r["b"] for r in one] == ["heuristic", "without rule 1"]

@@ -24,13 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def shown(path: Path) -> str:
-    """`path` as a command in the docs writes it: relative to the repository when inside it."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+from fit_play_rules import shown  # noqa: E402  (the scripts folder is on the path, as it runs)
 
 DEFAULT_RULES = ROOT / "results" / "play-rules" / "trinidad-4p" / "rules.json"
 

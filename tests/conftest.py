@@ -4,7 +4,10 @@ repository's folders, a small finished report built once per test run, a command
 from __future__ import annotations
 
 import errno
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from typer.testing import CliRunner
@@ -25,6 +28,20 @@ def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                       "4", "--threads", "2", "--out", str(out), "--pimc", SMALL_REPORT_PIMC])
     assert result.exit_code == 0, result.output
     return out
+
+
+def load_script(name: str) -> ModuleType:
+    """scripts/NAME.py as a module (the scripts folder on the path while it loads, for its own imports)."""
+    scripts = ROOT / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(scripts))
+    return module
 
 
 def folder_files(folder: Path) -> dict[str, bytes]:

@@ -161,6 +161,10 @@ assert len(ACTION_WORDS) == N_ACTIONS
 (A_LEAD_LOW_TRUMP, A_LEAD_HIGH_TRUMP, A_LEAD_LOW_SIDE, A_LEAD_LONG_SIDE, A_LEAD_HIGH_SIDE, A_WIN_CHEAP, A_WIN_HIGH,
  A_TRUMP_IN, A_WIN_TEN, A_DUCK, A_KEEP_TENS, A_GIVE_PARTNER) = range(N_ACTIONS)
 
+# The honours of trump a player names, in the order of the hold_* and *_out features.
+HONOUR_RANKS = np.array([RANK_ACE, RANK_KING, RANK_QUEEN, RANK_JACK, RANK_TEN], dtype=np.int64)
+assert PF_HOLD_TEN - PF_HOLD_ACE == PF_TEN_OUT - PF_ACE_OUT == len(HONOUR_RANKS) - 1
+
 # Point groups of ranks, cheapest first (Game points 0, 1, 2, 3, 4, 10): the plain cards, jacks, queens, kings,
 # aces, tens.
 POINT_GROUPS = np.array([int(PLAIN), int(RANK_MASKS[RANK_JACK]), int(RANK_MASKS[RANK_QUEEN]),
@@ -262,74 +266,104 @@ def holding(cards, led, trump, unseen, last):
 # --- the two kernels ----------------------------------------------------------------
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def feature(state, legal, f):
+    """Feature `f` (a ``PF_*`` index) of the card decision due in `state`, for the seat to play, `legal` its legal
+    cards (the module docstring defines each). Read alone, so a rule of play costs only its own tests
+    (engine/rulesplayer.py); ``position_features`` reads them all."""
+    seat = state[PS_TO_PLAY]
+    n = state[PS_PLAYERS]
+    led = state[PS_LED]
+    trick = np.uint64(state[PS_TRICK_MASK])
+    if f == PF_TRICK:
+        return state[PS_TRICK_NO] + 1
+    if f == PF_LEADING:
+        return 1 if led < 0 else 0
+    if f == PF_POSITION:
+        return popcount(trick)
+    last = popcount(trick) == n - 1
+    if f == PF_LAST:
+        return 1 if last else 0
+    trump = state[PS_TRUMP]
+    if f == PF_TRUMP_LED:
+        return 1 if led >= 0 and led == trump else 0
+    my_side = side_of(seat, n)
+    best = state[PS_BEST_CARD]
+    best_seat = state[PS_BEST_SEAT]
+    if f == PF_PARTNER_WINNING:
+        return 1 if led >= 0 and n == 4 and best_seat != seat and side_of(best_seat, n) == my_side else 0
+    if f == PF_OPPONENT_WINNING:
+        return 1 if led >= 0 and side_of(best_seat, n) != my_side else 0
+    if f == PF_BEST_TRUMP:
+        return 1 if led >= 0 and best // 13 == trump else 0
+    if f == PF_BEST_HOLDS:
+        return 1 if led >= 0 and holding(bit(best), led, trump, unseen_by(state, seat), last) else 0
+    if f == PF_TRICK_POINTS:
+        return game_points(trick)
+    base = trump * 13
+    if f == PF_TRICK_JACK:
+        return 1 if trick & bit(base + RANK_JACK) else 0
+    if f == PF_TRICK_TEN:
+        return 1 if trick & bit(base + RANK_TEN) else 0
+    hand = np.uint64(state[PS_HAND + seat])
+    tmask = suit_mask(trump)
+    trumps = hand & tmask
+    if f == PF_TRUMPS:
+        return popcount(trumps)
+    if PF_HOLD_ACE <= f <= PF_HOLD_TEN:
+        return 1 if hand & bit(base + HONOUR_RANKS[f - PF_HOLD_ACE]) else 0
+    if f == PF_LOW_TRUMP:
+        return lowest_card(trumps) - base if trumps else -1
+    if f == PF_HIGH_TRUMP:
+        return highest_card(trumps) - base if trumps else -1
+    if f == PF_SIDE_TENS:
+        return popcount(hand & TENS & ~tmask)
+    if f == PF_CAN_FOLLOW:
+        return 1 if led >= 0 and hand & suit_mask(led) else 0
+    if f == PF_LEGAL:
+        return popcount(np.uint64(legal))
+    if f == PF_HAND:
+        return popcount(hand)
+    if f == PF_CAN_WIN or f == PF_CAN_WIN_SURE:
+        if led < 0:
+            return 0
+        win = winners(legal, best, led, trump)
+        if f == PF_CAN_WIN:
+            return 1 if win else 0
+        return 1 if win and holding(win, led, trump, unseen_by(state, seat), last) else 0
+    if f == PF_OPPS_NO_TRUMP:
+        no_trump = 0
+        for s in range(n):
+            if side_of(s, n) != my_side and state[PS_VOIDS + s] & (np.int64(1) << trump):
+                no_trump += 1
+        return no_trump
+    if f == PF_OUR_GAME:
+        return game_points(np.uint64(state[PS_CAPTURED + my_side]))
+    if f == PF_THEIR_GAME:
+        theirs = 0
+        for s in range(2 if n == 4 else n):
+            if s != my_side:
+                theirs = max(theirs, game_points(np.uint64(state[PS_CAPTURED + s])))
+        return theirs
+    unseen = unseen_by(state, seat)
+    if f == PF_TRUMPS_OUT:
+        return popcount(unseen & tmask)
+    if PF_ACE_OUT <= f <= PF_TEN_OUT:
+        return 1 if unseen & bit(base + HONOUR_RANKS[f - PF_ACE_OUT]) else 0
+    if f == PF_SIDE_TENS_OUT:
+        return popcount(unseen & TENS & ~tmask)
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def position_features(state, out):
     """Fill ``out[:N_FEATURES]`` with the features of the card decision due in `state`, for the seat to play,
     from what that seat sees (the module docstring defines each)."""
     seat = state[PS_TO_PLAY]
-    n = state[PS_PLAYERS]
-    trump = state[PS_TRUMP]
-    tmask = suit_mask(trump)
-    hand = np.uint64(state[PS_HAND + seat])
-    trick = np.uint64(state[PS_TRICK_MASK])
-    led = state[PS_LED]
-    best = state[PS_BEST_CARD]
-    best_seat = state[PS_BEST_SEAT]
-    unseen = unseen_by(state, seat)
-    legal = legal_mask(hand, led, trump, state[PS_TOP_TRUMP], state[PS_FORBID] != 0, state[PS_VOID_TRUMP] != 0)
-    trumps = hand & tmask
-    base = trump * 13
-    position = popcount(trick)
-    last = position == n - 1
-    following = led >= 0
-    out[PF_TRICK] = state[PS_TRICK_NO] + 1
-    out[PF_LEADING] = 0 if following else 1
-    out[PF_POSITION] = position
-    out[PF_LAST] = 1 if last else 0
-    out[PF_TRUMP_LED] = 1 if following and led == trump else 0
-    my_side = side_of(seat, n)
-    out[PF_PARTNER_WINNING] = 1 if following and n == 4 and best_seat != seat and side_of(best_seat, n) == my_side \
-        else 0
-    out[PF_OPPONENT_WINNING] = 1 if following and side_of(best_seat, n) != my_side else 0
-    out[PF_BEST_TRUMP] = 1 if following and best // 13 == trump else 0
-    out[PF_BEST_HOLDS] = 1 if following and holding(bit(best), led, trump, unseen, last) else 0
-    out[PF_TRICK_POINTS] = game_points(trick)
-    out[PF_TRICK_JACK] = 1 if trick & bit(base + RANK_JACK) else 0
-    out[PF_TRICK_TEN] = 1 if trick & bit(base + RANK_TEN) else 0
-    out[PF_TRUMPS] = popcount(trumps)
-    out[PF_HOLD_ACE] = 1 if hand & bit(base + RANK_ACE) else 0
-    out[PF_HOLD_KING] = 1 if hand & bit(base + RANK_KING) else 0
-    out[PF_HOLD_QUEEN] = 1 if hand & bit(base + RANK_QUEEN) else 0
-    out[PF_HOLD_JACK] = 1 if hand & bit(base + RANK_JACK) else 0
-    out[PF_HOLD_TEN] = 1 if hand & bit(base + RANK_TEN) else 0
-    out[PF_LOW_TRUMP] = lowest_card(trumps) - base if trumps else -1
-    out[PF_HIGH_TRUMP] = highest_card(trumps) - base if trumps else -1
-    out[PF_TRUMPS_OUT] = popcount(unseen & tmask)
-    out[PF_ACE_OUT] = 1 if unseen & bit(base + RANK_ACE) else 0
-    out[PF_KING_OUT] = 1 if unseen & bit(base + RANK_KING) else 0
-    out[PF_QUEEN_OUT] = 1 if unseen & bit(base + RANK_QUEEN) else 0
-    out[PF_JACK_OUT] = 1 if unseen & bit(base + RANK_JACK) else 0
-    out[PF_TEN_OUT] = 1 if unseen & bit(base + RANK_TEN) else 0
-    out[PF_SIDE_TENS_OUT] = popcount(unseen & TENS & ~tmask)
-    out[PF_SIDE_TENS] = popcount(hand & TENS & ~tmask)
-    out[PF_CAN_FOLLOW] = 1 if following and hand & suit_mask(led) else 0
-    win = winners(legal, best, led, trump) if following else U0
-    out[PF_CAN_WIN] = 1 if win else 0
-    out[PF_CAN_WIN_SURE] = 1 if win and holding(win, led, trump, unseen, last) else 0
-    out[PF_LEGAL] = popcount(legal)
-    out[PF_HAND] = popcount(hand)
-    no_trump = 0
-    for s in range(n):
-        if side_of(s, n) != my_side and state[PS_VOIDS + s] & (np.int64(1) << trump):
-            no_trump += 1
-    out[PF_OPPS_NO_TRUMP] = no_trump
-    sides = 2 if n == 4 else n
-    theirs = 0
-    for s in range(sides):
-        if s != my_side:
-            theirs = max(theirs, game_points(np.uint64(state[PS_CAPTURED + s])))
-    out[PF_OUR_GAME] = game_points(np.uint64(state[PS_CAPTURED + my_side]))
-    out[PF_THEIR_GAME] = theirs
+    legal = legal_mask(np.uint64(state[PS_HAND + seat]), state[PS_LED], state[PS_TRUMP], state[PS_TOP_TRUMP],
+                       state[PS_FORBID] != 0, state[PS_VOID_TRUMP] != 0)
+    for f in range(N_FEATURES):
+        out[f] = feature(state, legal, f)
 
 
 @njit(cache=True, _nrt=False)

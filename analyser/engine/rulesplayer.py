@@ -14,9 +14,8 @@ Where the card is chosen: ``policies.choose_card_plain`` sends a heuristic or tu
 (``playout.rules_seats`` looks at the count once a playout); a table of heuristic and rules players with no
 tip switch, under the plain trumping rules, has a loop of its own (``playout.listed_tricks``, with
 ``rules_choice`` compiled in); a list that reads ``opps_no_trump`` (the voids the others have shown, which
-the plain trick loops do not keep) is played in the loop that keeps them (``list_reads_voids``). A feature is read only when a test asks for it (``rule_feature``, the same
-value as ``playrules.position_features``' slot; tests/engine/test_rules_player.py checks both on random
-positions), so a rule costs its own tests, not all 36 features.
+the plain trick loops do not keep) is played in the loop that keeps them (``list_reads_voids``). A feature is read only when a test asks for it (``playrules.feature``, of which
+``position_features`` is every slot), so a rule costs its own tests, not all 36 features.
 """
 
 from __future__ import annotations
@@ -24,132 +23,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import RANK_ACE, RANK_JACK, RANK_KING, RANK_QUEEN, RANK_TEN, U1, bit, game_points, highest_card, \
-    lowest_card, popcount, side_of, suit_mask
+from .bits import U1, lowest_card
 from .heuristic import heuristic_play
 from .layout import (
-    K_HEURISTIC, K_TUNED, OP_EQ, OP_GE, PS_BEST_CARD, PS_BEST_SEAT, PS_CAPTURED, PS_HAND, PS_LED, PS_PLAYERS,
-    PS_TO_PLAY, PS_TRICK_MASK, PS_TRICK_NO, PS_TRUMP, PS_VOIDS, RL_COUNT, RL_MAX, RL_RULE, RL_STRIDE, RT_ACTION,
+    K_HEURISTIC, K_TUNED, OP_EQ, OP_GE, PS_LED, PS_PLAYERS,
+    RL_COUNT, RL_MAX, RL_RULE, RL_STRIDE, RT_ACTION,
     RT_FEATURE, RT_OP, RT_VALUE,
 )
-from .playrules import (
-    A_DUCK, A_GIVE_PARTNER, A_LEAD_HIGH_SIDE, A_WIN_CHEAP, PF_ACE_OUT, PF_BEST_HOLDS, PF_BEST_TRUMP, PF_CAN_FOLLOW,
-    PF_CAN_WIN, PF_CAN_WIN_SURE, PF_HAND, PF_HIGH_TRUMP, PF_HOLD_ACE, PF_HOLD_JACK, PF_HOLD_KING, PF_HOLD_QUEEN,
-    PF_HOLD_TEN, PF_JACK_OUT, PF_KING_OUT, PF_LAST, PF_LEADING, PF_LEGAL, PF_LOW_TRUMP, PF_OPPONENT_WINNING,
-    PF_OPPS_NO_TRUMP, PF_OUR_GAME, PF_PARTNER_WINNING, PF_POSITION, PF_QUEEN_OUT, PF_SIDE_TENS, PF_SIDE_TENS_OUT,
-    PF_TEN_OUT, PF_THEIR_GAME, PF_TRICK, PF_TRICK_JACK, PF_TRICK_POINTS, PF_TRICK_TEN, PF_TRUMP_LED, PF_TRUMPS,
-    PF_TRUMPS_OUT, TENS, action_card, holding, unseen_by, winners,
-)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rule_feature(state, legal, f):
-    """Feature `f` (a ``playrules.PF_*`` index) of the card decision due in `state`, `legal` the seat's legal
-    cards: ``position_features``' slot `f`, computed alone."""
-    seat = state[PS_TO_PLAY]
-    n = state[PS_PLAYERS]
-    led = state[PS_LED]
-    trick = np.uint64(state[PS_TRICK_MASK])
-    if f == PF_TRICK:
-        return state[PS_TRICK_NO] + 1
-    if f == PF_LEADING:
-        return 1 if led < 0 else 0
-    if f == PF_POSITION:
-        return popcount(trick)
-    last = popcount(trick) == n - 1
-    if f == PF_LAST:
-        return 1 if last else 0
-    trump = state[PS_TRUMP]
-    if f == PF_TRUMP_LED:
-        return 1 if led >= 0 and led == trump else 0
-    my_side = side_of(seat, n)
-    best = state[PS_BEST_CARD]
-    best_seat = state[PS_BEST_SEAT]
-    if f == PF_PARTNER_WINNING:
-        return 1 if led >= 0 and n == 4 and best_seat != seat and side_of(best_seat, n) == my_side else 0
-    if f == PF_OPPONENT_WINNING:
-        return 1 if led >= 0 and side_of(best_seat, n) != my_side else 0
-    if f == PF_BEST_TRUMP:
-        return 1 if led >= 0 and best // 13 == trump else 0
-    if f == PF_BEST_HOLDS:
-        return 1 if led >= 0 and holding(bit(best), led, trump, unseen_by(state, seat), last) else 0
-    if f == PF_TRICK_POINTS:
-        return game_points(trick)
-    base = trump * 13
-    if f == PF_TRICK_JACK:
-        return 1 if trick & bit(base + RANK_JACK) else 0
-    if f == PF_TRICK_TEN:
-        return 1 if trick & bit(base + RANK_TEN) else 0
-    hand = np.uint64(state[PS_HAND + seat])
-    tmask = suit_mask(trump)
-    trumps = hand & tmask
-    if f == PF_TRUMPS:
-        return popcount(trumps)
-    if f == PF_HOLD_ACE:
-        return 1 if hand & bit(base + RANK_ACE) else 0
-    if f == PF_HOLD_KING:
-        return 1 if hand & bit(base + RANK_KING) else 0
-    if f == PF_HOLD_QUEEN:
-        return 1 if hand & bit(base + RANK_QUEEN) else 0
-    if f == PF_HOLD_JACK:
-        return 1 if hand & bit(base + RANK_JACK) else 0
-    if f == PF_HOLD_TEN:
-        return 1 if hand & bit(base + RANK_TEN) else 0
-    if f == PF_LOW_TRUMP:
-        return lowest_card(trumps) - base if trumps else -1
-    if f == PF_HIGH_TRUMP:
-        return highest_card(trumps) - base if trumps else -1
-    if f == PF_SIDE_TENS:
-        return popcount(hand & TENS & ~tmask)
-    if f == PF_CAN_FOLLOW:
-        return 1 if led >= 0 and hand & suit_mask(led) else 0
-    if f == PF_LEGAL:
-        return popcount(np.uint64(legal))
-    if f == PF_HAND:
-        return popcount(hand)
-    if f == PF_CAN_WIN or f == PF_CAN_WIN_SURE:
-        if led < 0:
-            return 0
-        win = winners(legal, best, led, trump)
-        if f == PF_CAN_WIN:
-            return 1 if win else 0
-        return 1 if win and holding(win, led, trump, unseen_by(state, seat), last) else 0
-    if f == PF_OPPS_NO_TRUMP:
-        no_trump = 0
-        for s in range(n):
-            if side_of(s, n) != my_side and state[PS_VOIDS + s] & (np.int64(1) << trump):
-                no_trump += 1
-        return no_trump
-    if f == PF_OUR_GAME:
-        return game_points(np.uint64(state[PS_CAPTURED + my_side]))
-    if f == PF_THEIR_GAME:
-        theirs = 0
-        for s in range(2 if n == 4 else n):
-            if s != my_side:
-                theirs = max(theirs, game_points(np.uint64(state[PS_CAPTURED + s])))
-        return theirs
-    unseen = unseen_by(state, seat)
-    if f == PF_TRUMPS_OUT:
-        return popcount(unseen & tmask)
-    if f == PF_ACE_OUT:
-        return 1 if unseen & bit(base + RANK_ACE) else 0
-    if f == PF_KING_OUT:
-        return 1 if unseen & bit(base + RANK_KING) else 0
-    if f == PF_QUEEN_OUT:
-        return 1 if unseen & bit(base + RANK_QUEEN) else 0
-    if f == PF_JACK_OUT:
-        return 1 if unseen & bit(base + RANK_JACK) else 0
-    if f == PF_TEN_OUT:
-        return 1 if unseen & bit(base + RANK_TEN) else 0
-    if f == PF_SIDE_TENS_OUT:
-        return popcount(unseen & TENS & ~tmask)
-    return 0
+from .playrules import A_DUCK, A_GIVE_PARTNER, A_LEAD_HIGH_SIDE, A_WIN_CHEAP, PF_OPPS_NO_TRUMP, action_card, feature
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def test_holds(state, legal, params, at):
     """The test of `params[at:at + 3]` (feature, op, value) holds in `state`."""
-    x = rule_feature(state, legal, np.int64(params[at + RT_FEATURE]))
+    x = feature(state, legal, np.int64(params[at + RT_FEATURE]))
     op = np.int64(params[at + RT_OP])
     value = np.int64(params[at + RT_VALUE])
     if op == OP_EQ:
@@ -240,8 +127,8 @@ def set_rules(row: np.ndarray, rules: list[tuple[list[tuple[int, int, int]], int
             raise ValueError(f"rule {r + 1}: {len(tests)} tests; a rule has 1 or 2")
         at = RL_RULE + r * RL_STRIDE
         row[at + 3 + RT_FEATURE] = -1.0
-        for t, (feature, op, value) in enumerate(tests):
-            row[at + 3 * t + RT_FEATURE] = float(feature)
+        for t, (index, op, value) in enumerate(tests):
+            row[at + 3 * t + RT_FEATURE] = float(index)
             row[at + 3 * t + RT_OP] = float(op)
             row[at + 3 * t + RT_VALUE] = float(value)
         row[at + RT_ACTION] = float(action)

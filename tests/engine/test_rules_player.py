@@ -31,7 +31,8 @@ from analyser.engine.playrules import (
     ACTIONS, FEATURES, N_ACTIONS, N_FEATURES, PF_OPPS_NO_TRUMP, action_card, position_features,
 )
 from analyser.engine.policies import choose_card, choose_card_plain
-from analyser.engine.rulesplayer import row_rules, rule_feature, rules_play, set_rules
+from analyser.engine.playrules import feature as rule_feature
+from analyser.engine.rulesplayer import row_rules, rules_play, set_rules
 from analyser.engine.state import apply, is_over, legal
 from analyser.game.rules import make_rules
 from analyser.players.policy import PolicyError, default_row, parse_policy, policy_label, stored_row

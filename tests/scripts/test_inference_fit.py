@@ -4,7 +4,6 @@ temporary folder)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import subprocess
@@ -14,24 +13,13 @@ import numpy as np
 import pytest
 
 from analyser.engine.inference import rank_probability
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 SCRIPTS = ROOT / "scripts"
 
 
-def load(name):
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    return module
-
-
-fit = load("fit_inference")
-calibration = load("holders_calibration")
+fit = load_script("fit_inference")
+calibration = load_script("holders_calibration")
 
 
 def synthetic_cards(temperature, floor, decisions, seed):

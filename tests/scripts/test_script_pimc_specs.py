@@ -5,8 +5,6 @@ by the shared model (``model=full``)."""
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import sys
 
 import pytest
 
@@ -14,20 +12,8 @@ from analyser.engine.inference import MODEL_FULL
 from analyser.engine.layout import X_DOUBT
 from analyser.engine.search import PIMC_DOUBT
 from analyser.players.policy import parse_policy
-from conftest import ROOT
+from conftest import load_script
 
-SCRIPTS = ROOT / "scripts"
-
-
-def load(name):
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    return module
 
 
 def doubt_of(spec: str) -> float:
@@ -40,19 +26,19 @@ def test_a_plain_pimc_is_the_shared_model_so_the_scripts_must_say_heuristic():
 
 @pytest.mark.parametrize("name", ["pimc_bench", "bounded_bench"])
 def test_the_benches_default_to_the_heuristic_model(name):
-    module = load(name)
+    module = load_script(name)
     assert module.POLICY == "pimc:model=heuristic" and doubt_of(module.POLICY) == PIMC_DOUBT
 
 
 def test_the_fit_and_the_calibration_play_pimc_with_the_heuristic_model():
-    spec = load("fit_inference").SOURCES["pimc"]
+    spec = load_script("fit_inference").SOURCES["pimc"]
     assert spec == "pimc:tables=results/trinidad-4p/strategy,model=heuristic"
     assert doubt_of(spec) == PIMC_DOUBT
-    assert load("holders_calibration").SOURCES["pimc"] == spec  # the same logs, one source
+    assert load_script("holders_calibration").SOURCES["pimc"] == spec  # the same logs, one source
 
 
 def test_sensitivity_plays_the_heuristic_model_unless_told():
-    sensitivity = load("sensitivity")
+    sensitivity = load_script("sensitivity")
     assert doctest.testmod(sensitivity).failed == 0
     assert doubt_of(sensitivity.pimc_spec(10)) == PIMC_DOUBT
     assert doubt_of(sensitivity.pimc_spec(10, doubt=1)) == 1.0

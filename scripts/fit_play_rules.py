@@ -14,7 +14,9 @@ change at least ``--support`` decisions. Not agreement with pimc: a rule is wort
 The deals are split in two by their number (even: fitting; odd: checking), so each rule's worth is also measured
 on deals it was not fitted to. Written: ``DIR/rules.json`` (the list, each rule's words, its tests and action, and
 points a deal it saves on both halves; ``carry``, the fewest top rules within 0.01 points a deal of the most any
-length saves on the checking half) and ``DIR/steps.csv``.
+length saves on the checking half), ``DIR/carried.json`` (those top ``carry`` rules alone: the list a player would
+carry, played by ``rules:DIR/carried.json``, and for a shipped folder ``results/play-rules/NAME`` by ``rules:NAME``)
+and ``DIR/steps.csv``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def shown(path: Path) -> str:
         return str(path)
 
 OPS = ("==", ">=", "<=")
+CARRIED_FILE = "carried.json"
 CARRY_WITHIN = 0.01  # the list a player carries: the shortest within this many points a deal of the best (checked)
 
 
@@ -188,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     (out / "rules.json").write_text(json.dumps(
         {"positions": shown(args.positions), "decisions": len(table), "support": args.support, "carry": carry,
          "rules": rules,
+         "command": f"python scripts/fit_play_rules.py --positions {shown(args.positions)} --rules {args.rules} "
+                    f"--support {args.support}"}, indent=1) + "\n")
+    (out / CARRIED_FILE).write_text(json.dumps(
+        {"positions": shown(args.positions), "carry": carry, "rules": rules[:carry],
          "command": f"python scripts/fit_play_rules.py --positions {shown(args.positions)} --rules {args.rules} "
                     f"--support {args.support}"}, indent=1) + "\n")
     print(steps.to_string(index=False))

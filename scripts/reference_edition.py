@@ -42,6 +42,13 @@ the published bidding advice: the section "The published advice, tested" and the
 section, "The published advice against the equilibrium", with their tables (report/advice.py:
 rewrite_advice_sections): for a change in their words; nothing is measured (seconds).
 
+    .venv/bin/python scripts/reference_edition.py --play-rules [--only trinidad-4p]
+
+adds to each finished edition the section "Rules for playing the cards" (tables/play-rules.*, report.json's
+"play_rules") before "Play advice", from the shipped rules of play (results/play-rules/PRESET-Np) and the
+edition's play tips, and draws card.png again with its second side (report/play.py: add_play_rules_to_edition);
+nothing is measured (seconds).
+
     .venv/bin/python scripts/reference_edition.py --advice [--only trinidad-4p] [--threads N]
 
 measures again, in each finished edition, only the best-response claims of the advice check, by the call the
@@ -93,9 +100,13 @@ def main() -> int:
                              "report.json and results/sensitivity, measuring only what report.json lacks")
     parser.add_argument("--advice-sections", action="store_true",
                         help="only write the passages on the bidding advice again, from each report.json")
+    parser.add_argument("--play-rules", action="store_true",
+                        help="only add the section on the rules for playing the cards and draw the card again")
     parser.add_argument("--advice", action="store_true",
                         help="only measure the best-response advice claims again and write what is built from them")
     args = parser.parse_args()
+    if args.play_rules:
+        return play_rules(args.out, args.only)
     if args.advice:
         return advice(args.out, args.only, args.threads)
     if args.advice_sections:
@@ -148,6 +159,18 @@ def rules_of_thumb(results: Path, only: str | None) -> int:
         thumbs = add_to_edition(rules, results / name, say=print)
         print(f"{name}: rules of thumb added in {time.perf_counter() - began:.0f} s; card sizes "
               f"{thumbs['chosen']}", flush=True)
+    return 0
+
+
+def play_rules(results: Path, only: str | None) -> int:
+    """The section "Rules for playing the cards" added to every finished edition (or `only` one), with its card
+    drawn again with the second side; nothing is measured."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.play import add_play_rules_to_edition
+
+    for name, rules in finished_editions(only):
+        play = add_play_rules_to_edition(rules, results / name)
+        print(f"{name}: rules for playing the cards: {len(play.rules)} rules ({play.policy})", flush=True)
     return 0
 
 

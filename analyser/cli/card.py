@@ -25,11 +25,14 @@ def card(
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """One page for the table: the eldest's and the dealer's rule of thumb, what each costs against the
-    equilibrium, how they shift near the target and the exact scores where the equilibrium departs from that,
-    the published advice checked, and the rules assumed. Reads the shipped results (results/PRESET-Np) for
-    seed 1 when they were made for exactly these rules; computes what is missing otherwise (a --set variant:
-    seconds to a minute)."""
+    """The strategy card for the table, two sides: when to beg and give, and how to play the cards.
+
+    Bidding: the eldest's and the dealer's rule of thumb, what each costs against the equilibrium, how they shift
+    near the target and the exact scores where the equilibrium departs from that, the published advice checked,
+    and the rules assumed. Playing the cards: the rules of play fitted to the search player, each with its worth,
+    the policy that plays them, and the published play tips checked. Reads the shipped results
+    (results/PRESET-Np, results/play-rules) for seed 1 when they were made for exactly these rules; computes what
+    is missing otherwise (a --set variant: seconds to a minute)."""
     ruleset = build_rules(rules, players, set_)
     check_output(out, "--out", folder=False, force=force, image=True)
     from ..work.executor import LocalExecutor
@@ -53,6 +56,7 @@ def card(
         print_json({"rules": ruleset.as_log_dict(), "assumes": assumed_rules(ruleset),
                     "rules_of_thumb": found.thumbs, "claims": found.claims, "source": found.source,
                     "claims_source": found.claims_source, "departure_threshold": DEPARTURE_AGREEMENT,
-                    "departures": found.departures})
+                    "departures": found.departures,
+                    "play": found.play.to_json() if found.play is not None else None})
     elif out is None:
         typer.echo(card_text(found), nl=False)

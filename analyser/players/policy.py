@@ -26,7 +26,9 @@ equilibrium``): the same player with the equilibrium's P(beg) and P(give) per ha
 as its tables, mixed entries drawn from the choice stream.
 
 ``rules:FILE`` reads a decision list of rules of play from FILE (a ``rules.json`` as
-``scripts/fit_play_rules.py`` writes it, or a folder holding one): the heuristic (kind
+``scripts/fit_play_rules.py`` writes it, or a folder holding one; ``rules:NAME``, e.g.
+``rules:trinidad-4p``, the shipped list a player would carry, ``results/play-rules/NAME/carried.json``):
+the heuristic (kind
 ``heuristic``, every parameter at its default) that plays the card of the first rule whose tests
 hold and whose action applies, and its own card where none does (engine/rulesplayer.py; at most
 8 rules of 1 or 2 tests, each ``[FEATURE, OP, VALUE]`` with OP ``==``, ``>=`` or ``<=``, FEATURE a
@@ -92,6 +94,10 @@ EQUILIBRIUM_FORMAT = "allfours-equilibrium/1"
 EQUILIBRIUM_FILE = "equilibrium.json"
 RULES_NAME = "rules"       # rules:FILE, the heuristic with a decision list of rules of play (engine/rulesplayer.py)
 RULES_FILE = "rules.json"  # rules:DIR reads DIR/rules.json
+# rules:NAME (e.g. rules:trinidad-4p), NAME no file or folder here: the shipped list a player would carry,
+# results/play-rules/NAME/carried.json (scripts/fit_play_rules.py writes it), from any working folder.
+SHIPPED_PLAY_RULES = Path(__file__).resolve().parents[2] / "results" / "play-rules"
+CARRIED_FILE = "carried.json"
 TABLES_KEY = "tables"  # pimc:tables=RUN_DIR, oracle:tables=RUN_DIR: bid by a strategy or equilibrium run's tables
 # pimc:model=full (the default: the shared model of the other players, engine/inference.py) or model=heuristic (the
 # others play by pimc's own rules: a world weighs doubt ** mismatches, doubt 0.1 unless given); kept in the doubt slot
@@ -266,10 +272,15 @@ def read_rules(where: str) -> np.ndarray:
         raise PolicyError("rules needs a file: rules:FILE (a rules.json, as scripts/fit_play_rules.py writes)")
     path = Path(where)
     file = path / RULES_FILE if path.is_dir() else path
+    shipped = SHIPPED_PLAY_RULES / where / CARRIED_FILE
+    if not path.exists() and "/" not in where and "\\" not in where and shipped.is_file():
+        file = shipped
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise PolicyError(f"rules:{where}: no {file}") from None
+        names = sorted(p.parent.name for p in SHIPPED_PLAY_RULES.glob(f"*/{CARRIED_FILE}"))
+        raise PolicyError(f"rules:{where}: no {file} (shipped lists: "
+                          f"{', '.join(f'rules:{n}' for n in names) or 'none'})") from None
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise PolicyError(f"rules:{where}: cannot read {file}: {err}") from None
     items = doc.get("rules") if isinstance(doc, dict) else None

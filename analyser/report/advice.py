@@ -217,14 +217,16 @@ def redo_advice(rules: RuleSet, folder: Path, threads: int | None = None, execut
     part.replace(path)
     rewrite_advice_sections(rules, folder)
     if verdicts != before:
-        _redraw_card(rules, folder, say)
+        redraw_card(rules, folder)
+        say(f"{folder.name}: a verdict changed: card.png drawn again")
     return numbers
 
 
-def _redraw_card(rules: RuleSet, folder: Path, say: Callable[[str], None]) -> None:
-    """The report's card drawn again from its rules of thumb and its tables/advice.csv (as the rules-of-thumb
-    section draws it for a finished edition)."""
+def redraw_card(rules: RuleSet, folder: Path) -> None:
+    """The report's card drawn again from its rules of thumb, its tables/advice.csv and tables/play-advice.csv and
+    the shipped rules of play (as the rules-of-thumb section draws it for a finished edition)."""
     from .card import RULES_FOLDER, Card, draw_card, edition_departures
+    from .card_play import edition_play
     from .rules_section import CARD_FILE, claims_of
 
     thumbs = folder / RULES_FOLDER / "rules.json"
@@ -233,6 +235,5 @@ def _redraw_card(rules: RuleSet, folder: Path, say: Callable[[str], None]) -> No
     claims = claims_of(pd.read_csv(folder / "tables" / "advice.csv"))
     fitted = json.loads(thumbs.read_text(encoding="utf-8"))
     card = Card(rules, fitted, claims, f"{folder.name}/{RULES_FOLDER}", f"{folder.name}/tables/advice.csv",
-                edition_departures(rules, folder, fitted))
+                edition_departures(rules, folder, fitted), edition_play(rules, folder))
     draw_card(card, folder / CARD_FILE)
-    say(f"{folder.name}: a verdict changed: {CARD_FILE} drawn again")

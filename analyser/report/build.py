@@ -52,7 +52,8 @@ from .lead import (
 from .rules_section import CARD_FILE, rules_part, rules_section
 from .document import Document
 from .folder import Partial
-from .play import play_section
+from .card_play import edition_play
+from .play import play_rules_section, play_section
 from .quote import write_quote_page
 from .sections import bidding_pairings, player_strength, score_shifts
 from .strength import pimc_before, run_deal_row, run_frequencies, search_strength, strength_section, strength_view  # noqa: F401 (strength_view: re-exported)
@@ -228,7 +229,10 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
     claims = [c.to_json() for c in advice.claims]
     card = Card(rules, fitted, [{k: c[k] for k in ("claim", "verdict", "estimate", "ci95")} for c in claims],
                 f"this report's {RULES_FOLDER}/", "this report's advice check",
-                None if by_score is None or not fitted.get("near_target") else departures(fitted, by_score.frame()))
+                None if by_score is None or not fitted.get("near_target") else departures(fitted, by_score.frame()),
+                edition_play(rules, out, [{"tip": c["claim"], "verdict": c["verdict"], "estimate": c["estimate"],
+                                           "ci95": c["ci95"]} for c in (t.to_json() for t in advice.play)],
+                             "this report's play tips"))
     draw_card(card, out / CARD_FILE)
     numbers["rules_of_thumb"] = lead_rules(fitted)
     lead_section(doc, fitted, (eq.value[0], *eq.to_json()["value_ci95"]), CARD_FILE,
@@ -291,6 +295,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         doc.table(view, f"Final {role} table, best response to the heuristic (round {int(final['round'].iloc[0])})",
                   path)
 
+    assert card.play is not None
+    play_rules_section(doc, out, card.play, numbers, save_table)
     play_section(doc, out, advice, numbers, save_table)
 
     strength_section(doc, out, strength, run, rules, pimc, worlds, sizes.search_matches, numbers, save_table, runs)

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.rules import RuleSet, make_rules
+from .card_play import SIDE_TITLE, PlayCard, load_play, play_sections, tip_deals_needed
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 RULES_FOLDER = "rules-of-thumb"
@@ -55,6 +56,7 @@ class Card:
     source: str                   # where the rules came from, in words
     claims_source: str
     departures: list[dict[str, Any]] | None = None  # `departures`; None: no equilibrium at every score here
+    play: PlayCard | None = None  # the second side, "Playing the cards" (card_play.py); None: one side only
 
 
 def edition_folder(rules: RuleSet, results: Path = RESULTS) -> Path:
@@ -97,7 +99,8 @@ def load_card(rules: RuleSet, seed: int = 1, results: Path = RESULTS, executor: 
         thumbs = result.to_json()
         source = f"an equilibrium solved now ({CARD_EQUILIBRIUM_DEALS:,} decision deals, seed {seed})"
     claims, claims_source = _claims(rules, seed, folder, where, executor, progress, say)
-    return Card(rules, thumbs, claims, source, claims_source, edition_departures(rules, folder, thumbs))
+    play = load_play(rules, seed, results, folder, executor, progress, say)
+    return Card(rules, thumbs, claims, source, claims_source, edition_departures(rules, folder, thumbs), play)
 
 
 def _plan(rules: RuleSet, seed: int, folder: Path) -> tuple[dict[str, Any] | None, str, bool]:
@@ -127,7 +130,7 @@ def planned_deals(rules: RuleSet, seed: int = 1, results: Path = RESULTS) -> int
     _, how, advice = _plan(rules, seed, folder)
     deals = {"shipped": 0, "fit": rot.MEASURE_DEALS * (2 if rules.sides == 2 else 1),
              "solve": CARD_EQUILIBRIUM_DEALS + CARD_MEASURE_DEALS}[how]
-    return deals + (0 if advice else 2 * CARD_ADVICE_DEALS)
+    return deals + (0 if advice else 2 * CARD_ADVICE_DEALS) + tip_deals_needed(rules, seed, folder)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -350,14 +353,22 @@ def title(card: Card) -> str:
     return f"All Fours strategy card: {rules_name(card.rules)}"
 
 
+def sides(card: Card) -> list[list[tuple[str, list[str]]]]:
+    """The card's sides, each its (heading, lines): bidding on the front, playing the cards on the back."""
+    return [sections(card)] + ([play_sections(card.play)] if card.play is not None else [])
+
+
 def card_text(card: Card) -> str:
     lines = [title(card), ""]
-    for heading, body in sections(card):
-        if heading:
-            lines.append(heading)
-        for line in body:
-            lines += textwrap.wrap(line, 100, initial_indent="  ", subsequent_indent="     ")
-        lines.append("")
+    for k, side in enumerate(sides(card)):
+        if k:
+            lines += [f"{SIDE_TITLE.upper()} (the card's other side)", ""]
+        for heading, body in side:
+            if heading:
+                lines.append(heading)
+            for line in body:
+                lines += textwrap.wrap(line, 100, initial_indent="  ", subsequent_indent="     ")
+            lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -366,49 +377,72 @@ BOTTOM = 24.0                        # points: the margin the card's text stays 
 
 
 def draw_card(card: Card, path: Path) -> Path:
-    """The card as one A5 page (png, pdf, svg or any type matplotlib writes, by `path`'s ending). Text that would
-    run past the page's foot is drawn again smaller (and wrapped wider) until it fits."""
+    """The card as one A5 page (png, pdf, svg or any type matplotlib writes, by `path`'s ending), or with its second
+    side ("Playing the cards") two A5 pages side by side, to print on A4 landscape and fold. Text that would run
+    past a page's foot is drawn again smaller (and wrapped wider) until it fits."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    scale = 1.0
-    while True:
-        fig = Figure(figsize=A5)
-        FigureCanvasAgg(fig)
-        if _lay_out(fig, card, scale) >= BOTTOM or scale < 0.6:
-            break
-        scale *= 0.95
+    pages = sides(card)
+    scales = []
+    for side in pages:  # each side's own scale: the back is not shrunk for the front's length
+        scale = 1.0
+        while True:
+            fig = Figure(figsize=A5)
+            FigureCanvasAgg(fig)
+            if _lay_out(fig, card, side, scale, 0, 1) >= BOTTOM or scale < 0.6:
+                break
+            scale *= 0.95
+        scales.append(scale)
+    fig = Figure(figsize=(A5[0] * len(pages), A5[1]))
+    FigureCanvasAgg(fig)
+    for k, (side, scale) in enumerate(zip(pages, scales)):
+        _lay_out(fig, card, side, scale, k, len(pages))
+    if len(pages) > 1:  # the fold
+        fig.add_artist(_fold_line())
     path = Path(path)
     fig.savefig(path, dpi=200)
     return path
 
 
-def _lay_out(fig: Any, card: Card, scale: float) -> float:
-    """Put the card's text on `fig` with every type size times `scale`; returns the height (points) left below."""
+def _fold_line() -> Any:
+    from matplotlib.lines import Line2D
+
+    return Line2D([0.5, 0.5], [0.02, 0.98], color="#999999", linewidth=0.6, linestyle=(0, (4, 4)))
+
+
+def _lay_out(fig: Any, card: Card, side: list[tuple[str, list[str]]], scale: float, page: int, pages: int) -> float:
+    """Put one side's text on page `page` of `pages` A5 pages side by side on `fig`, every type size times `scale`;
+    returns the height (points) left below."""
     height = A5[1] * 72.0  # points
+    width = A5[0] * 72.0 * pages
+    left = A5[0] * 72.0 * page
     y = height - 30.0
 
     def put(text: str, size: float, x: float = 22.0, **style: Any) -> None:
         nonlocal y
-        fig.text(x / (A5[0] * 72.0), y / height, text, fontsize=size * scale, va="top", ha="left",
+        fig.text((left + x) / width, y / height, text, fontsize=size * scale, va="top", ha="left",
                  family="DejaVu Sans", **style)
         y -= size * scale * 1.35
 
     for k, (suit, colour) in enumerate(SUITS):  # the four suits, hearts and diamonds red
-        fig.text((A5[0] * 72.0 - 100 + 20 * k) / (A5[0] * 72.0), y / height, suit, fontsize=18, color=colour,
+        fig.text((left + A5[0] * 72.0 - 100 + 20 * k) / width, y / height, suit, fontsize=18, color=colour,
                  va="top", ha="left", family="DejaVu Sans")
-    put(title(card).replace(": ", ":\n", 1).split("\n")[0], 15, weight="bold")
+    if page == 0:
+        put(title(card).replace(": ", ":\n", 1).split("\n")[0], 15, weight="bold")
+    else:
+        put(SIDE_TITLE, 15, weight="bold")
     put(title(card).split(": ", 1)[1], 12)
     y -= 8 * scale
-    for heading, body in sections(card):
+    for heading, body in side:
         if heading:
             put(heading, 10.5, weight="bold", color="#1a3a6b")
         small = not heading or heading.startswith("THE PUBLISHED") or heading.startswith("NEAR")
         for line in body:
             rule_line = bool(RULE_LINE.match(line))
             size = 10 if rule_line else 7.5 if small else 7.8
-            width = int((58 if rule_line else WRAP + 10) / scale)
-            for part_no, part in enumerate(textwrap.wrap(line, width)):
+            width_chars = int((58 if rule_line else WRAP + 10) / scale)
+            for part_no, part in enumerate(textwrap.wrap(line, width_chars)):
                 colour = "#c8102e" if line.startswith("✗") else "black"
                 put(part, size, x=30.0 if part_no == 0 else 40.0, color=colour,
                     weight="bold" if rule_line else "normal")

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..analysis.bidding.advice import AdviceResult
 from ..game.rules import RuleSet
+from .card_play import FIT_COMMANDS, PlayCard
 from .document import Document
 
 HEADING = "Play advice"
@@ -90,3 +91,76 @@ def play_section_of(doc: Document, out: Path, claims: list[dict[str, Any]], r: R
             f"{c['changed_share']['estimate']:.1%} of plays{win}.{note}")
     doc.bullets(bullets)
     doc.table(view, "Play advice on duplicated deals", path)
+
+
+RULES_HEADING = "Rules for playing the cards"
+
+
+def play_rules_section(doc: Document, out: Path, play: PlayCard, numbers: dict[str, Any],
+                       save_table: Callable[[pd.DataFrame, Path, str], str]) -> None:
+    """The rules of play fitted to the search player (the card's second side), each with its worth: the section,
+    its table (tables/play-rules.csv) and numbers["play_rules"]."""
+    doc.heading(RULES_HEADING)
+    numbers["play_rules"] = {k: v for k, v in play.to_json().items() if k not in ("tips", "tips_source")}
+    if not play.rules:
+        doc.paragraph(f"The bidding rules above come from the equilibrium; rules for the card play come from the pimc "
+                      f"search player's decisions, and none are fitted for these rules yet ({FIT_COMMANDS}). "
+                      "Every figure in this report plays the cards with the heuristic.")
+        return
+    assert play.versus is not None
+    view = pd.DataFrame([[k, r["text"], round(r["worth"], 4), _ci(r["worth_ci95"], "+.4f")]
+                         for k, r in enumerate(play.rules, 1)],
+                        columns=["rule", "in words", "worth, net points a deal", "95% CI"])
+    path = save_table(view, out, "play-rules")
+    v = play.versus
+    doc.paragraph(
+        "The bidding rules above come from the equilibrium; these rules for the card play come from the pimc search "
+        "player: its card decisions, each legal card valued by search, and a decision list of at most 8 rules fitted "
+        "to lose the fewest points against those values, of which a player carries the shortest top part within 0.01 "
+        "net points a deal of the best. Read top down, the first rule that speaks picks the card; where none does, "
+        f"the heuristic's card. `--policy {play.policy}` plays them in `tournament`, `simulate` and `whatif`; the "
+        f"strategy card's second side prints them. Against the heuristic's card play, on {v['matches']:,} duplicated "
+        f"matches ({v['deals']:,} deals), the list gains {v['value']:+.3f} net points a deal (95% CI "
+        f"[{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]); a rule's worth is the list against the list without it, on "
+        f"the same deals. Source: {play.source}. Every other figure in this report plays the cards with the "
+        "heuristic.")
+    doc.bullets([f"{r['text']} Worth {r['worth']:+.3f} net points a deal (95% CI [{r['worth_ci95'][0]:+.3f}, "
+                 f"{r['worth_ci95'][1]:+.3f}])." for r in play.rules])
+    doc.table(view, "Rules for playing the cards, each with its worth", path)
+
+
+def add_play_rules_to_edition(rules: RuleSet, folder: Path) -> PlayCard:
+    """Add (or replace) the section "Rules for playing the cards" in the finished report `folder`, just before
+    "Play advice", with its table and report.json's "play_rules", and draw its card again with the second side;
+    nothing is measured (the shipped rules of play and the edition's own play tips)."""
+    import json
+
+    from .advice import redraw_card
+    from .card_play import edition_play
+    from .document import splice_sections
+
+    folder = Path(folder)
+    play = edition_play(rules, folder)
+    doc = Document("section")
+    numbers: dict[str, Any] = {}
+    written: list[str] = []
+
+    def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
+        (out / "tables").mkdir(parents=True, exist_ok=True)
+        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
+        frame.to_parquet(out / "tables" / f"{name}.parquet", index=False)
+        written.extend([f"tables/{name}.csv", f"tables/{name}.parquet"])
+        return f"tables/{name}.csv"
+
+    play_rules_section(doc, folder, play, numbers, save_table)
+    splice_sections(folder, doc, RULES_HEADING, RULES_HEADING, before=HEADING)
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    report.update(numbers)
+    (folder / "report.json").write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
+    redraw_card(rules, folder)
+    manifest = folder / "manifest.json"
+    if manifest.is_file() and written:
+        doc_m = json.loads(manifest.read_text(encoding="utf-8"))
+        doc_m["files"] = sorted(set(doc_m["files"]) | set(written))
+        manifest.write_text(json.dumps(doc_m, indent=1) + "\n", encoding="utf-8")
+    return play

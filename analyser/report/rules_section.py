@@ -20,6 +20,7 @@ import pandas as pd
 from ..analysis.bidding import rules_of_thumb as rot
 from ..game.rules import RuleSet
 from .card import RULES_FOLDER, Card, draw_card, edition_departures, near_words
+from .card_play import edition_play
 from .document import Document, splice_sections
 
 HEADING = "Rules of thumb fitted to the equilibrium"
@@ -113,7 +114,7 @@ def add_to_edition(rules: RuleSet, folder: Path, deals: int = rot.MEASURE_DEALS,
                         pd.read_csv(scores_csv) if scores_csv.is_file() else None, folder, executor, say)
     claims = claims_of(pd.read_csv(folder / "tables" / "advice.csv"))
     card = Card(rules, thumbs, claims, f"{folder.name}/{RULES_FOLDER}", f"{folder.name}/tables/advice.csv",
-                edition_departures(rules, folder, thumbs))
+                edition_departures(rules, folder, thumbs), edition_play(rules, folder))
     doc = Document("section")
     numbers: dict[str, Any] = {}
 

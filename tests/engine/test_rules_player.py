@@ -196,6 +196,27 @@ def test_spec_reads_the_file_into_a_heuristic_row(tmp_path):
     assert RULE_OPS == ("==", ">=", "<=")
 
 
+def test_a_shipped_name_reads_the_list_a_player_carries(tmp_path, monkeypatch):
+    """rules:trinidad-4p, from any working folder, is results/play-rules/trinidad-4p/carried.json: the fit's top
+    `carry` rules; a name with no shipped list is one line naming the shipped ones."""
+    from analyser.players.policy import CARRIED_FILE, SHIPPED_PLAY_RULES
+
+    carried = SHIPPED_PLAY_RULES / "trinidad-4p" / CARRIED_FILE
+    doc = json.loads(carried.read_text(encoding="utf-8"))
+    fitted = json.loads((carried.parent / "rules.json").read_text(encoding="utf-8"))
+    assert doc["carry"] == fitted["carry"] == len(doc["rules"])
+    assert [(r["tests"], r["action"]) for r in doc["rules"]] == [(r["tests"], r["action"])
+                                                                 for r in fitted["rules"][: fitted["carry"]]]
+    monkeypatch.chdir(tmp_path)
+    kind, row = parse_policy("rules:trinidad-4p")
+    assert kind == K_HEURISTIC and np.array_equal(row, parse_policy(f"rules:{carried}")[1])
+    assert len(row_rules(row)) == doc["carry"]
+    assert policy_label("rules:trinidad-4p") == "rules:trinidad-4p"
+    result = runner.invoke(app, ["simulate", "--policy", "rules:nosuch-4p", "--deals", "5"])
+    assert result.exit_code == 2 and "rules:trinidad-4p" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("doc,message", [
     (None, "no "),
     ("{not json", "cannot read"),

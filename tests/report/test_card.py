@@ -8,6 +8,7 @@ import struct
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -17,6 +18,8 @@ from analyser.report.card import A5, RESULTS, chosen_row
 
 runner = CliRunner()
 SHIPPED = json.loads((RESULTS / "trinidad-4p" / "rules-of-thumb" / "rules.json").read_text(encoding="utf-8"))
+PLAY = RESULTS / "play-rules" / "trinidad-4p"
+CARRIED = json.loads((PLAY / "carried.json").read_text(encoding="utf-8"))
 
 
 def invoke(*args: str):
@@ -33,7 +36,8 @@ def test_text_card_prints_the_shipped_rules_and_the_claims():
         for k, line in enumerate(row["text"], 1):
             assert f"{k}. {line}" in out
     advice = (RESULTS / "trinidad-4p" / "tables" / "advice.csv").read_text(encoding="utf-8")
-    assert out.count("supported:") + out.count("contradicted:") + out.count("inconclusive:") == 4
+    front = out.split("PLAYING THE CARDS (the card's other side)")[0]
+    assert front.count("supported:") + front.count("contradicted:") + front.count("inconclusive:") == 4
     assert "Beg when missing the ace or the jack of trump." in out and "Beg when missing" in advice
     assert "NEAR THE TARGET" in out and "results/trinidad-4p/rules-of-thumb (shipped, seed 1)" in " ".join(out.split())
 
@@ -51,7 +55,7 @@ def test_png_card_is_an_a5_page_with_text_on_it(tmp_path):
     res = invoke("--out", str(out))
     assert res.exit_code == 0, res.output
     width, height = png_size(out)
-    assert height / width == pytest.approx(A5[1] / A5[0], rel=0.01) and width >= 1000  # A5 at 200 dpi
+    assert height / width == pytest.approx(A5[1] / (2 * A5[0]), rel=0.01) and width >= 2000  # two A5 at 200 dpi
     pixels = imread(str(out))[..., :3]
     ink = (pixels < 0.5).any(axis=2)
     rows = ink.any(axis=1)
@@ -61,6 +65,11 @@ def test_png_card_is_an_a5_page_with_text_on_it(tmp_path):
     assert len(starts) >= 15  # title, two rules, their costs, the near-target lines, four claims, the footer
     red = (pixels[..., 0] > 0.6) & (pixels[..., 1] < 0.3) & (pixels[..., 2] < 0.3)
     assert red[: height // 10].sum() > 50  # the red suits in the header
+    # The second side (right half): ink from the top, its rule lines, and the red suits of its own header.
+    back, back_red = ink[:, width // 2 + 20:], red[:, width // 2 + 20:]
+    assert back[: height // 10].any() and back[height // 10: height // 2].sum() > 2000
+    assert back_red[: height // 10].sum() > 50
+    assert len(np.flatnonzero(back.any(axis=1)[1:] & ~back.any(axis=1)[:-1])) >= 12
 
 
 def test_svg_card_holds_the_rule_text(tmp_path):
@@ -78,6 +87,9 @@ def test_svg_card_holds_the_rule_text(tmp_path):
         for line in chosen_row(SHIPPED, role)["text"]:
             assert line in svg
     assert "#c8102e" in svg  # hearts and diamonds in red
+    for rule in CARRIED["rules"]:  # the second side: the rules of play, wrapped over lines
+        assert rule["words"].split(":")[0].split(",")[0] in svg
+    assert "Playing the cards" in svg
 
 
 def test_pdf_card_and_force(tmp_path):
@@ -112,16 +124,67 @@ def test_json_has_the_rules_and_the_claims():
     assert doc["rules_of_thumb"]["chosen"] == SHIPPED["chosen"] and len(doc["claims"]) == 4
 
 
+# ---- the second side: playing the cards ----------------------------------------------------------------------
+
+
+def test_the_second_side_lists_the_carried_rules_with_their_worth_and_the_tips():
+    """Text and --json: the fit's `carry` rules in its words, each rule's worth the list against the list without
+    it (worth-top-N.json), the list against the heuristic, the policy that plays them, the edition's five play
+    tips with their verdicts."""
+    worth = json.loads((PLAY / f"worth-top-{CARRIED['carry']}.json").read_text(encoding="utf-8"))
+    res = invoke("--json")
+    play = json.loads(res.stdout)["play"]
+    assert play["policy"] == "rules:trinidad-4p"
+    assert [r["text"] for r in play["rules"]] == [r["words"] for r in CARRIED["rules"]]
+    for k, rule in enumerate(play["rules"], 1):
+        dropped = next(p for p in worth["pairings"] if p["b"] == f"without rule {k}")["diff_points_per_deal"]
+        assert rule["worth"] == dropped["value"] and rule["worth_ci95"] == dropped["ci95"]
+        assert rule["worth_ci95"][0] <= rule["worth"] <= rule["worth_ci95"][1]
+    versus = next(p for p in worth["pairings"] if p["b"] == "heuristic")["diff_points_per_deal"]
+    assert play["versus_heuristic"]["value"] == versus["value"]
+    tips = pd.read_csv(RESULTS / "trinidad-4p" / "tables" / "play-advice.csv")
+    assert [t["tip"] for t in play["tips"]] == list(tips["tip"])
+    assert [t["verdict"] for t in play["tips"]] == list(tips["verdict"])
+    text = " ".join(invoke().stdout.split())
+    assert "PLAYING THE CARDS (the card's other side)" in text
+    for k, rule in enumerate(play["rules"], 1):
+        assert f"{k}. {rule['text']} Worth {rule['worth']:+.3f}" in text
+    assert f"+{versus['value']:.3f} net points a deal" in text and "--policy rules:trinidad-4p" in text
+    assert text.count("supported:") + text.count("contradicted:") + text.count("inconclusive:") == 4 + len(tips)
+
+
+def test_the_cards_policy_plays_in_a_tournament():
+    """The policy the card names is a spec tournament takes, and it is the carried list, not the heuristic."""
+    from analyser.players.policy import parse_policy
+
+    spec = json.loads(invoke("--json").stdout)["play"]["policy"]
+    assert not np.array_equal(parse_policy(spec)[1], parse_policy("heuristic")[1])
+    res = runner.invoke(app, ["tournament", "--rules", "trinidad", "--players", "4", "--a", spec, "--b", "heuristic",
+                              "--matches", "4", "--seed", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["a"] == spec
+
+
+def test_rules_without_fitted_play_rules_say_so_and_name_the_heuristic():
+    doc = json.loads(invoke("--rules", "classic", "--players", "3", "--json").stdout)
+    assert doc["play"]["policy"] == "heuristic" and doc["play"]["rules"] == [] and doc["play"]["versus_heuristic"] is None
+    assert doc["play"]["tips_source"] == "results/classic-3p/tables/play-advice.csv" and len(doc["play"]["tips"]) == 5
+    text = " ".join(invoke("--rules", "classic", "--players", "3").stdout.split())
+    assert "No rules of play fitted for these rules" in text and "scripts/fit_play_rules.py" in text
+
+
 # ---- --set: a variant never reads another rule set's shipped results -----------------------------------------
 
 
 def small_compute(monkeypatch: pytest.MonkeyPatch) -> None:
     """A computed card on fewer deals (the same code path, seconds instead of tens of seconds)."""
     import analyser.report.card as card_module
+    import analyser.report.card_play as card_play
 
     monkeypatch.setattr(card_module, "CARD_EQUILIBRIUM_DEALS", 20_000)
     monkeypatch.setattr(card_module, "CARD_MEASURE_DEALS", 20_000)
     monkeypatch.setattr(card_module, "CARD_ADVICE_DEALS", 10_000)
+    monkeypatch.setattr(card_play, "CARD_TIP_DEALS", 4_000)
 
 
 def test_set_changes_the_rules_and_the_shipped_results_are_not_read(monkeypatch):
@@ -137,6 +200,8 @@ def test_set_changes_the_rules_and_the_shipped_results_are_not_read(monkeypatch)
     assert doc["rules_of_thumb"]["rules"] == doc["rules"]  # fitted for the variant, not read from classic-4p
     assert "results/classic-4p" not in doc["source"] and doc["source"].startswith("an equilibrium solved now")
     assert "results/classic-4p" not in doc["claims_source"] and doc["claims_source"].startswith("checked now")
+    assert doc["play"]["tips_source"].startswith("checked now") and len(doc["play"]["tips"]) == 5
+    assert doc["play"]["policy"] == "heuristic" and doc["play"]["rules"] == []
     assert doc["departures"] is None  # no equilibrium at every score for the variant
     assert "any card when void" in doc["assumes"]
     assert "solving one" in res.stderr and "void_play=any" in res.stderr

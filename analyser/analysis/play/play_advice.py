@@ -394,7 +394,7 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
                       observer: str = OBSERVER, observe_deals: int | None = None) -> PlayAdviceResult:
     """Measure every tip on `deals` duplicated deals (from `scores`, int64[4] by side, eldest's side first) and
     `matches` duplicated matches, and observe `observer` on `observe_deals` deals (default
-    `default_observe_deals(deals)`; module docstring)."""
+    `default_observe_deals(deals)`; 0: not watched; module docstring)."""
     if deals < 2:
         raise ValueError("play advice needs at least 2 deals")
     executor = executor if executor is not None else LocalExecutor(None)
@@ -415,7 +415,8 @@ def check_play_advice(rules: RuleSet, policy: str = "heuristic", deals: int = PL
                             CHUNK_PLAY_MATCHES, progress)
         match_out = np.concatenate([rows for _, rows in chunks])
     observe_deals = default_observe_deals(deals) if observe_deals is None else observe_deals
-    counts = observe_counts(rules, observer, observe_deals, seed, scores, executor, progress)
+    counts = (observe_counts(rules, observer, observe_deals, seed, scores, executor, progress) if observe_deals > 0
+              else np.zeros((N_TIPS, N_TO_COLS), dtype=np.int64))  # not watched: no situations
     claims = [tip_claim(t, deals_out[:, t.tip], None if match_out is None else match_out[:, t.tip], counts[t.tip],
                         observer, rules.sides) for t in TIPS]
     return PlayAdviceResult(claims, deals, matches, observer, observe_deals)

@@ -8,7 +8,10 @@ The player is ``rules:FILE`` (engine/rulesplayer.py: the list read top down, the
 speaks); every pairing is an ``allfours tournament`` (each deal played twice, seats swapped) of ``--matches``
 matches, trinidad 4 players unless the rules file's positions say otherwise. A's net points a deal minus B's, with
 its 95% CI. ``--top N`` plays the list's top N rules (default: the rules file's ``carry``, the list a player would
-carry). Writes ``worth-top-N.json`` beside the rules file (each pairing, and the command).
+carry). Writes ``worth-top-N.json`` beside the rules file (each pairing, and the command). ``--versus SPEC`` (e.g.
+``pimc``) plays instead the list and the heuristic each against SPEC on the same seed's deals, and their
+difference (the list's edge over the heuristic against that player; its CI from both tournaments' standard errors,
+not paired): ``worth-top-N-versus-NAME.json``.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--versus", default=None,
+                    help="instead: the list and the heuristic each against this player (e.g. pimc), on the same "
+                         "seed's deals; writes worth-top-N-versus-NAME.json")
     ap.add_argument("--top", type=int, default=None,
                     help="play only the list's top N rules (default: the rules file's 'carry', else all)")
     args = ap.parse_args(argv)
@@ -58,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         played = Path(tmp) / f"top-{top}.json"
         played.write_text(json.dumps({"rules": fitted["rules"]}))
         spec = f"rules:{played}"
+        if args.versus:
+            return versus(args, rules, spec, top)
         rows = [pairing(rules, spec, "heuristic", args.matches, args.seed, args.threads)]
         rows[-1]["a"] = f"the top {top} rules"
         print(json.dumps(rows[-1]), flush=True)
@@ -73,6 +81,28 @@ def main(argv: list[str] | None = None) -> int:
            "command": f"python scripts/play_rules_worth.py --rules {shown(args.rules)} --matches {args.matches} "
                       f"--seed {args.seed} --top {top}"}
     (args.rules.parent / f"worth-top-{top}.json").write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+def versus(args: Any, rules: Any, spec: str, top: int) -> int:
+    """The list and the heuristic, each against `args.versus` on the same seed's deals, and the list's edge over the
+    heuristic there (the two tournaments' difference, its CI from both standard errors: not paired)."""
+    rows = []
+    for a, name in ((spec, f"the top {top} rules"), ("heuristic", "heuristic")):
+        row = pairing(rules, a, args.versus, args.matches, args.seed, args.threads)
+        row["a"] = name
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    d = [r["diff_points_per_deal"] for r in rows]
+    edge = d[0]["value"] - d[1]["value"]
+    se = (d[0]["se"] ** 2 + d[1]["se"] ** 2) ** 0.5
+    label = args.versus.split(":")[0]
+    out = {"rules": shown(args.rules), "top": top, "versus": args.versus, "matches": args.matches, "seed": args.seed,
+           "pairings": rows, "edge_over_heuristic": {"value": edge, "se": se, "ci95": [edge - 1.96 * se,
+                                                                                      edge + 1.96 * se]},
+           "command": f"python scripts/play_rules_worth.py --rules {shown(args.rules)} --matches {args.matches} "
+                      f"--seed {args.seed} --top {top} --versus {args.versus}"}
+    (args.rules.parent / f"worth-top-{top}-versus-{label}.json").write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 

@@ -27,3 +27,17 @@ def test_each_rule_is_played_against_the_list_without_it(tmp_path):
     assert play_rules_worth.main(["--rules", str(rules), "--matches", "2", "--threads", "1", "--top", "1"]) == 0
     one = json.loads((tmp_path / "worth-top-1.json").read_text())["pairings"]
     assert [r["b"] for r in one] == ["heuristic", "without rule 1"]
+
+
+def test_versus_plays_the_list_and_the_heuristic_against_another_player(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"rules": [
+        {"tests": [["partner_winning", "==", 1]], "action": "give_partner", "words": "first"}]}))
+    assert play_rules_worth.main(["--rules", str(rules), "--matches", "4", "--threads", "1", "--versus",
+                                  "random"]) == 0
+    doc = json.loads((tmp_path / "worth-top-1-versus-random.json").read_text())
+    a, b = doc["pairings"]
+    assert (a["a"], a["b"], b["a"], b["b"]) == ("the top 1 rules", "random", "heuristic", "random")
+    edge = doc["edge_over_heuristic"]
+    assert edge["value"] == a["diff_points_per_deal"]["value"] - b["diff_points_per_deal"]["value"]
+    assert edge["ci95"][0] < edge["value"] < edge["ci95"][1] and "--versus random" in doc["command"]

@@ -17,7 +17,7 @@ RESULTS = ROOT / "results"
 EDITIONS = sorted(p.parent.name for p in RESULTS.glob("*/report.json"))
 # Editions still in the layout before the report led with the equilibrium: regenerated in full
 # (scripts/reference_edition.py --only NAME) they pass, and strict=True then makes this list fail until emptied.
-OLD_LAYOUT = {"trinidad-4p"}
+OLD_LAYOUT: set[str] = set()
 AGREEMENT = 0.85  # the card's rules take the equilibrium's action on at least this share of decisions ...
 # ... or lose no more than this against it, net points a deal (the CI's upper end): where the equilibrium mixes
 # (trinidad 2 players: the eldest with one trump), either pure choice is a best response, so a rule that

@@ -38,7 +38,7 @@ TIP_MARK = {"supported": "✓", "contradicted": "✗", "inconclusive": "?"}
 class PlayCard:
     policy: str                     # the policy spec that plays these rules ("heuristic" when none are fitted)
     rules: list[dict[str, Any]]     # text, worth, worth_ci95 (net points a deal: the list minus the list without it)
-    versus: dict[str, Any] | None   # the list against the heuristic's play: value, ci95, matches, deals
+    versus: dict[str, Any] | None   # the list against the heuristic's play: value, ci95, matches, deals, seed
     source: str                     # where the rules and their worth come from, in words
     tips: list[dict[str, Any]]      # tip, verdict, estimate, ci95 (net points a deal, the switch on minus off)
     tips_source: str
@@ -81,7 +81,7 @@ def fitted_rules(folder: Path, where: str) -> tuple[list[dict[str, Any]], dict[s
         rules.append({"text": rule["words"], "worth": float(d["value"]), "worth_ci95": [float(x) for x in d["ci95"]]})
     d = versus["diff_points_per_deal"]
     against = {"value": float(d["value"]), "ci95": [float(x) for x in d["ci95"]], "matches": int(versus["matches"]),
-               "deals": int(versus["deals"])}
+               "deals": int(versus["deals"]), "seed": int(worth["seed"])}
     positions = _read(folder / "positions.json")
     source = (f"{where} (rules fitted to {positions['decisions']:,} card decisions of the pimc search player, "
               f"seed {positions['seed']}; worth on {against['matches']:,} duplicated matches, "

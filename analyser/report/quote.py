@@ -124,6 +124,7 @@ def quote_page(folder: Path) -> str:
     _score(doc, ed)
     _advice(doc, ed)
     _play_tips(doc, ed)
+    _play_rules(doc, ed)
     _card_play(doc, ed)
     return doc.markdown()
 
@@ -356,6 +357,29 @@ def _play_tips(doc: Document, ed: Edition) -> None:
         "check-advice", f"--deals {int(ed.sizes['advice'])} --seed {ed.seed} --no-equilibrium --play-deals "
                         f"{int(t['deals'])} --play-matches {matches}"
                         + ("" if observer == "pimc" else f" --observer {observer}")) + ".")
+
+
+def _play_rules(doc: Document, ed: Edition) -> None:
+    doc.heading("Rules for playing the cards")
+    found = ed.numbers.get("play_rules") or {}
+    if not found.get("rules"):
+        doc.paragraph("Not measured: no rules for playing the cards are fitted for these rules (docs/rules-of-thumb.md, "
+                      "\"Rules for playing the cards\", says how); the card play in every figure above is the "
+                      "heuristic's.")
+        return
+    v = found["versus_heuristic"]
+    rows = [{"rule": f"{k}. {r['text']}", "worth, net points a deal": f"{signed(r['worth'], 3)} "
+             f"{interval(r['worth_ci95'][0], r['worth_ci95'][1], 3)}"} for k, r in enumerate(found["rules"], 1)]
+    doc.paragraph(f"Learned from the pimc search player's card decisions and read top down before the heuristic's "
+                  f"own card (`--policy {found['policy']}`), at the rules of this page, in {ed.rules.players}-player deals from 0:0 "
+                  f"with the heuristic's bids: together they beat the heuristic's card play by {signed(v['value'], 3)} "
+                  f"net points a deal {interval(v['ci95'][0], v['ci95'][1], 3)} ({v['matches']:,} duplicated "
+                  f"matches, {v['deals']:,} deals). A rule's worth is the list against the list without it, on the "
+                  f"same deals. Source: {found['source']}.")
+    doc.table(pd.DataFrame(rows), "Rules for playing the cards", "tables/play-rules.csv")
+    doc.paragraph("Reproduce: `.venv/bin/python scripts/play_rules_worth.py --rules "
+                  f"results/play-rules/{found['policy'].partition(':')[2]}/rules.json --matches {v['matches']} "
+                  f"--seed {v['seed']}` (the fit: docs/rules-of-thumb.md, \"Rules for playing the cards\").")
 
 
 def _card_play(doc: Document, ed: Edition) -> None:

@@ -21,8 +21,8 @@ from analyser.report.card import RESULTS, chosen_row
 from analyser.report.quote import QUOTE_FILE, quote_page, write_quote_page
 
 SHIPPED = sorted(p.parent for p in RESULTS.glob("*/report.json"))
-OLD_LAYOUT = RESULTS / "trinidad-4p"   # a report from before it led with the equilibrium
-NEW_LAYOUT = RESULTS / "classic-2p"    # a shipped report that leads with it
+TRINIDAD = RESULTS / "trinidad-4p"
+NEW_LAYOUT = RESULTS / "classic-2p"    # a shipped report that leads with the equilibrium
 HEADINGS = ("## The bidding rules", "## What the score changes", "## The published bidding advice",
             "## The play tips", "## Card play against bidding")
 
@@ -58,6 +58,13 @@ def check_numbers(folder: Path, page: str) -> None:
     """The page's numbers against report.json, rules-of-thumb/rules.json and tables/*.csv of `folder`."""
     found = tables(page)
     numbers, thumbs = read(folder, "report.json"), read(folder, "rules-of-thumb/rules.json")
+    played = numbers.get("play_rules") or {}
+    if played.get("rules"):  # the rules for playing the cards, each with its worth, as the report.json has them
+        rows = found["Rules for playing the cards"]
+        assert [r["rule"] for r in rows] == [f"{k}. {r['text']}" for k, r in enumerate(played["rules"], 1)]
+        for row, rule in zip(rows, played["rules"]):
+            value, lo, hi = number_and_ci(row["worth, net points a deal"])
+            assert (value, lo, hi) == tuple(round(x, 3) for x in (rule["worth"], *rule["worth_ci95"]))
     rules = {r["role"]: r for r in found["The card's rules against the equilibrium"]}
     for role, label in (("eldest", "Eldest"), ("dealer", "Dealer, when the eldest begs")):
         row, cost = chosen_row(thumbs, role), rules[label]
@@ -120,27 +127,45 @@ def test_each_shipped_page_is_what_the_code_writes_now(folder: Path) -> None:
         f"{folder.name}/QUOTE.md is stale: run scripts/quote_pages.py")
 
 
-@pytest.mark.parametrize("folder", [NEW_LAYOUT, OLD_LAYOUT], ids=["leads-with-equilibrium", "made-before"])
+@pytest.mark.parametrize("folder", [NEW_LAYOUT, TRINIDAD], ids=["classic-2p", "trinidad-4p"])
 def test_every_number_equals_its_source_and_says_its_conditions(folder: Path) -> None:
     page = quote_page(folder)
     check_conditions(folder, page)
     check_numbers(folder, page)
 
 
-def test_the_old_layout_says_what_is_not_measured() -> None:
-    page = quote_page(OLD_LAYOUT)
-    numbers = read(OLD_LAYOUT, "report.json")
-    assert "best_response_rules" not in numbers and all(r["a"] != "equilibrium" for r in numbers["tournaments"])
+def test_a_report_from_before_the_equilibrium_led_says_what_is_not_measured(tmp_path: Path) -> None:
+    """A report folder made before the report led with the equilibrium (its report.json's rules of thumb the best
+    responses, no equilibrium among the tournaments): the page says what it opens with and what is not measured."""
+    import shutil
+
+    old = tmp_path / "trinidad-4p"
+    shutil.copytree(TRINIDAD, old)
+    numbers = read(old, "report.json")
+    numbers["rules_of_thumb"] = numbers.pop("best_response_rules")
+    numbers["tournaments"] = [r for r in numbers["tournaments"] if r["a"] != "equilibrium"]
+    (old / "report.json").write_text(json.dumps(numbers), encoding="utf-8")
+    page = quote_page(old)
     assert "The equilibrium's bidding is not measured against the heuristic in this edition" in page
     assert "This edition's REPORT.md opens with these instead of the card's rules." in page
     assert numbers["rules_of_thumb"]["eldest"] in page  # the best responses it opens with, named as such
+
+
+def test_trinidad_4p_names_the_exact_score_exception_and_card_play_against_bidding() -> None:
+    page = quote_page(TRINIDAD)
+    check_conditions(TRINIDAD, page)
+    check_numbers(TRINIDAD, page)
     # trinidad 4p: the equilibrium's dealer at 12:13 gives only with the ace (match-win payoff), unlike the
     # near-target rule: the exception is on the page with its score.
     score = {r["score"]: r for r in tables(page)["Exact scores that depart from the near-target rules"]}
     assert score["12:13"]["the equilibrium there, as a rule"] == "With the ace of trump: give. Otherwise: run."
     assert "the chance of winning the match" in page and "play that equilibrium at every score" in page
-    # better card play against better bidding: pimc's gain about ten times the tuned bidding's
-    assert "gains about 11 times what better bidding (`tuned`) gains" in page
+    # better card play against better bidding, from the tournaments against the heuristic
+    rows = {r["a"]: r["a_minus_b_points_per_deal"] for r in read(TRINIDAD, "report.json")["tournaments"]
+            if r.get("b") == "heuristic"}
+    times = f"{rows['pimc'] / rows['equilibrium']:.0f}"
+    assert f"Here better card play (`pimc`) gains about {times} times what better bidding (`equilibrium`) gains" in page
+    assert "## Rules for playing the cards" in page and "--policy rules:trinidad-4p" in page
 
 
 def test_the_advice_says_which_dealer_each_gain_assumes() -> None:

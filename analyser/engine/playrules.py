@@ -267,91 +267,110 @@ def holding(cards, led, trump, unseen, last):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _seat_hand(state):
+    return np.uint64(state[PS_HAND + state[PS_TO_PLAY]])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _my_side(state):
+    return side_of(state[PS_TO_PLAY], state[PS_PLAYERS])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _last_to_play(state):
+    return popcount(np.uint64(state[PS_TRICK_MASK])) == state[PS_PLAYERS] - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _trumps_held(state):
+    return _seat_hand(state) & suit_mask(state[PS_TRUMP])
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def feature(state, legal, f):
     """Feature `f` (a ``PF_*`` index) of the card decision due in `state`, for the seat to play, `legal` its legal
     cards (the module docstring defines each). Read alone, so a rule of play costs only its own tests
-    (engine/rulesplayer.py); ``position_features`` reads them all."""
-    seat = state[PS_TO_PLAY]
-    n = state[PS_PLAYERS]
+    (engine/rulesplayer.py); ``position_features`` reads them all. Each branch reads only what it needs, and
+    every test is on `f` alone, so the choice compiles to one jump (a rule's test is read at every card)."""
     led = state[PS_LED]
-    trick = np.uint64(state[PS_TRICK_MASK])
     if f == PF_TRICK:
         return state[PS_TRICK_NO] + 1
     if f == PF_LEADING:
         return 1 if led < 0 else 0
     if f == PF_POSITION:
-        return popcount(trick)
-    last = popcount(trick) == n - 1
+        return popcount(np.uint64(state[PS_TRICK_MASK]))
     if f == PF_LAST:
-        return 1 if last else 0
-    trump = state[PS_TRUMP]
+        return 1 if _last_to_play(state) else 0
     if f == PF_TRUMP_LED:
-        return 1 if led >= 0 and led == trump else 0
-    my_side = side_of(seat, n)
-    best = state[PS_BEST_CARD]
-    best_seat = state[PS_BEST_SEAT]
+        return 1 if led >= 0 and led == state[PS_TRUMP] else 0
     if f == PF_PARTNER_WINNING:
-        return 1 if led >= 0 and n == 4 and best_seat != seat and side_of(best_seat, n) == my_side else 0
+        best_seat = state[PS_BEST_SEAT]
+        return (1 if led >= 0 and state[PS_PLAYERS] == 4 and best_seat != state[PS_TO_PLAY]
+                and side_of(best_seat, state[PS_PLAYERS]) == _my_side(state) else 0)
     if f == PF_OPPONENT_WINNING:
-        return 1 if led >= 0 and side_of(best_seat, n) != my_side else 0
+        return 1 if led >= 0 and side_of(state[PS_BEST_SEAT], state[PS_PLAYERS]) != _my_side(state) else 0
     if f == PF_BEST_TRUMP:
-        return 1 if led >= 0 and best // 13 == trump else 0
+        return 1 if led >= 0 and state[PS_BEST_CARD] // 13 == state[PS_TRUMP] else 0
     if f == PF_BEST_HOLDS:
-        return 1 if led >= 0 and holding(bit(best), led, trump, unseen_by(state, seat), last) else 0
+        return (1 if led >= 0 and holding(bit(state[PS_BEST_CARD]), led, state[PS_TRUMP],
+                                          unseen_by(state, state[PS_TO_PLAY]), _last_to_play(state)) else 0)
     if f == PF_TRICK_POINTS:
-        return game_points(trick)
-    base = trump * 13
+        return game_points(np.uint64(state[PS_TRICK_MASK]))
     if f == PF_TRICK_JACK:
-        return 1 if trick & bit(base + RANK_JACK) else 0
+        return 1 if np.uint64(state[PS_TRICK_MASK]) & bit(state[PS_TRUMP] * 13 + RANK_JACK) else 0
     if f == PF_TRICK_TEN:
-        return 1 if trick & bit(base + RANK_TEN) else 0
-    hand = np.uint64(state[PS_HAND + seat])
-    tmask = suit_mask(trump)
-    trumps = hand & tmask
+        return 1 if np.uint64(state[PS_TRICK_MASK]) & bit(state[PS_TRUMP] * 13 + RANK_TEN) else 0
     if f == PF_TRUMPS:
-        return popcount(trumps)
+        return popcount(_trumps_held(state))
     if PF_HOLD_ACE <= f <= PF_HOLD_TEN:
-        return 1 if hand & bit(base + HONOUR_RANKS[f - PF_HOLD_ACE]) else 0
+        return 1 if _seat_hand(state) & bit(state[PS_TRUMP] * 13 + HONOUR_RANKS[f - PF_HOLD_ACE]) else 0
     if f == PF_LOW_TRUMP:
-        return lowest_card(trumps) - base if trumps else -1
+        trumps = _trumps_held(state)
+        return lowest_card(trumps) - state[PS_TRUMP] * 13 if trumps else -1
     if f == PF_HIGH_TRUMP:
-        return highest_card(trumps) - base if trumps else -1
+        trumps = _trumps_held(state)
+        return highest_card(trumps) - state[PS_TRUMP] * 13 if trumps else -1
     if f == PF_SIDE_TENS:
-        return popcount(hand & TENS & ~tmask)
+        return popcount(_seat_hand(state) & TENS & ~suit_mask(state[PS_TRUMP]))
     if f == PF_CAN_FOLLOW:
-        return 1 if led >= 0 and hand & suit_mask(led) else 0
+        return 1 if led >= 0 and _seat_hand(state) & suit_mask(led) else 0
     if f == PF_LEGAL:
         return popcount(np.uint64(legal))
     if f == PF_HAND:
-        return popcount(hand)
+        return popcount(_seat_hand(state))
     if f == PF_CAN_WIN or f == PF_CAN_WIN_SURE:
         if led < 0:
             return 0
-        win = winners(legal, best, led, trump)
+        win = winners(legal, state[PS_BEST_CARD], led, state[PS_TRUMP])
         if f == PF_CAN_WIN:
             return 1 if win else 0
-        return 1 if win and holding(win, led, trump, unseen_by(state, seat), last) else 0
+        return (1 if win and holding(win, led, state[PS_TRUMP], unseen_by(state, state[PS_TO_PLAY]),
+                                     _last_to_play(state)) else 0)
     if f == PF_OPPS_NO_TRUMP:
+        n = state[PS_PLAYERS]
+        mine = _my_side(state)
         no_trump = 0
         for s in range(n):
-            if side_of(s, n) != my_side and state[PS_VOIDS + s] & (np.int64(1) << trump):
+            if side_of(s, n) != mine and state[PS_VOIDS + s] & (np.int64(1) << state[PS_TRUMP]):
                 no_trump += 1
         return no_trump
     if f == PF_OUR_GAME:
-        return game_points(np.uint64(state[PS_CAPTURED + my_side]))
+        return game_points(np.uint64(state[PS_CAPTURED + _my_side(state)]))
     if f == PF_THEIR_GAME:
+        n = state[PS_PLAYERS]
+        mine = _my_side(state)
         theirs = 0
         for s in range(2 if n == 4 else n):
-            if s != my_side:
+            if s != mine:
                 theirs = max(theirs, game_points(np.uint64(state[PS_CAPTURED + s])))
         return theirs
-    unseen = unseen_by(state, seat)
     if f == PF_TRUMPS_OUT:
-        return popcount(unseen & tmask)
+        return popcount(unseen_by(state, state[PS_TO_PLAY]) & suit_mask(state[PS_TRUMP]))
     if PF_ACE_OUT <= f <= PF_TEN_OUT:
-        return 1 if unseen & bit(base + HONOUR_RANKS[f - PF_ACE_OUT]) else 0
+        return (1 if unseen_by(state, state[PS_TO_PLAY]) & bit(state[PS_TRUMP] * 13 + HONOUR_RANKS[f - PF_ACE_OUT])
+                else 0)
     if f == PF_SIDE_TENS_OUT:
-        return popcount(unseen & TENS & ~tmask)
+        return popcount(unseen_by(state, state[PS_TO_PLAY]) & TENS & ~suit_mask(state[PS_TRUMP]))
     return 0
 
 

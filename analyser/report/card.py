@@ -1,4 +1,5 @@
-"""The strategy card: the eldest's and the dealer's rule of thumb on one printable page (``allfours card``).
+"""The strategy card: the eldest's and the dealer's rule of thumb on one printable page (``allfours card``), and on
+its second side the rules for playing the cards (``card_play.py``).
 
 What it shows, for one rule system: each role's rule at the size a player would choose (the smallest list
 within ``CLOSE_ENOUGH`` net points per deal of the equilibrium, else the best of ``CARD_FALLBACK`` lines) with

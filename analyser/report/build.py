@@ -50,7 +50,7 @@ from .lead import (
     BEST_RESPONSE_HEADING, best_response_intro, class_note, lead_policy, lead_rules, lead_section, settled_words,
 )
 from .rules_section import CARD_FILE, rules_part, rules_section
-from .document import Document
+from .document import Document, save_table
 from .folder import Partial
 from .card_play import edition_play
 from .play import play_rules_section, play_section
@@ -102,15 +102,6 @@ class Sizes:
                    search_matches=max(20, min(500, deals // 5000)),
                    run_deals=max(40, min(1000, deals // 2000)),
                    run_frequency=max(10_000, min(200_000, deals // 50)))
-
-
-def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
-    """CSV and Parquet under tables/; returns the CSV's path relative to the report."""
-    folder = out / "tables"
-    folder.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(folder / f"{name}.csv", index=False)
-    frame.to_parquet(folder / f"{name}.parquet", index=False)
-    return f"tables/{name}.csv"
 
 
 def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:

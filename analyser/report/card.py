@@ -64,7 +64,9 @@ def edition_folder(rules: RuleSet, results: Path = RESULTS) -> Path:
     return Path(results) / f"{rules.preset}-{rules.players}p"
 
 
-def _matches(doc: dict[str, Any], rules: RuleSet, seed: int) -> bool:
+def made_for(doc: dict[str, Any], rules: RuleSet, seed: int) -> bool:
+    """Whether a result file's JSON (`doc`, with "rules" and "seed", or "fit": {"seed"}) was made for exactly
+    these rules and seed."""
     return doc.get("rules") == rules.as_log_dict() and int(doc.get("seed", doc.get("fit", {}).get("seed", -1))) == seed
 
 
@@ -112,14 +114,14 @@ def _plan(rules: RuleSet, seed: int, folder: Path) -> tuple[dict[str, Any] | Non
     shipped = folder / RULES_FOLDER / "rules.json"
     eq_json = folder / "equilibrium" / "equilibrium.json"
     thumbs = _read(shipped) if shipped.is_file() else None
-    if thumbs is not None and _matches({**thumbs, "seed": thumbs["fit"]["seed"]}, rules, seed):
+    if thumbs is not None and made_for({**thumbs, "seed": thumbs["fit"]["seed"]}, rules, seed):
         how = "shipped"
-    elif eq_json.is_file() and _matches(_read(eq_json), rules, seed):
+    elif eq_json.is_file() and made_for(_read(eq_json), rules, seed):
         how = "fit"
     else:
         how = "solve"
     report = folder / "report.json"
-    advice = (folder / "tables" / "advice.csv").is_file() and report.is_file() and _matches(_read(report), rules, seed)
+    advice = (folder / "tables" / "advice.csv").is_file() and report.is_file() and made_for(_read(report), rules, seed)
     return thumbs, how, advice
 
 

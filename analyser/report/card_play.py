@@ -97,10 +97,10 @@ def tip_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 def edition_tips(rules: RuleSet, seed: int, folder: Path) -> list[dict[str, Any]] | None:
     """The edition's tips when its report was made for exactly these rules and seed, else None."""
-    from .card import _matches
+    from .card import made_for
 
     table, report = folder / "tables" / "play-advice.csv", folder / "report.json"
-    if not (table.is_file() and report.is_file() and _matches(_read(report), rules, seed)):
+    if not (table.is_file() and report.is_file() and made_for(_read(report), rules, seed)):
         return None
     return tip_rows(pd.read_csv(table))
 

@@ -19,6 +19,19 @@ from pathlib import Path
 import pandas as pd
 
 
+
+def save_table(frame: pd.DataFrame, out: Path, name: str, written: list[str] | None = None) -> str:
+    """`frame` as CSV and Parquet under out/tables/; returns the CSV's path relative to `out` (as a report
+    cites it). The two files' relative paths are appended to `written` if given (for a manifest)."""
+    folder = out / "tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(folder / f"{name}.csv", index=False)
+    frame.to_parquet(folder / f"{name}.parquet", index=False)
+    if written is not None:
+        written.extend([f"tables/{name}.csv", f"tables/{name}.parquet"])
+    return f"tables/{name}.csv"
+
+
 @dataclass
 class Block:
     kind: str          # heading, paragraph, bullets, table, image, code

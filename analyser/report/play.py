@@ -3,6 +3,7 @@ card player, judged on duplicated deals and matches (``analysis.play_advice``)."
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 from typing import Any, Callable
@@ -12,7 +13,7 @@ import pandas as pd
 from ..analysis.bidding.advice import AdviceResult
 from ..game.rules import RuleSet
 from .card_play import FIT_COMMANDS, PlayCard
-from .document import Document
+from .document import Document, save_table
 
 HEADING = "Play advice"
 
@@ -145,14 +146,7 @@ def add_play_rules_to_edition(rules: RuleSet, folder: Path) -> PlayCard:
     numbers: dict[str, Any] = {}
     written: list[str] = []
 
-    def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
-        (out / "tables").mkdir(parents=True, exist_ok=True)
-        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
-        frame.to_parquet(out / "tables" / f"{name}.parquet", index=False)
-        written.extend([f"tables/{name}.csv", f"tables/{name}.parquet"])
-        return f"tables/{name}.csv"
-
-    play_rules_section(doc, folder, play, numbers, save_table)
+    play_rules_section(doc, folder, play, numbers, functools.partial(save_table, written=written))
     splice_sections(folder, doc, RULES_HEADING, RULES_HEADING, before=HEADING)
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     report.update(numbers)

@@ -21,7 +21,7 @@ from ..analysis.bidding import rules_of_thumb as rot
 from ..game.rules import RuleSet
 from .card import RULES_FOLDER, Card, draw_card, edition_departures, near_words
 from .card_play import edition_play
-from .document import Document, splice_sections
+from .document import Document, save_table, splice_sections
 
 HEADING = "Rules of thumb fitted to the equilibrium"
 CARD_FILE = "card.png"
@@ -117,13 +117,6 @@ def add_to_edition(rules: RuleSet, folder: Path, deals: int = rot.MEASURE_DEALS,
                 edition_departures(rules, folder, thumbs), edition_play(rules, folder))
     doc = Document("section")
     numbers: dict[str, Any] = {}
-
-    def save_table(frame: pd.DataFrame, out: Path, name: str) -> str:
-        (out / "tables").mkdir(parents=True, exist_ok=True)
-        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
-        frame.to_parquet(out / "tables" / f"{name}.parquet", index=False)
-        return f"tables/{name}.csv"
-
     rules_section(doc, folder, thumbs, card, save_table, numbers)
     splice_sections(folder, doc, HEADING, HEADING, before=NEXT_HEADING)
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))

@@ -49,6 +49,14 @@ adds to each finished edition the section "Rules for playing the cards" (tables/
 edition's play tips, and draws card.png again with its second side (report/play.py: add_play_rules_to_edition);
 nothing is measured (seconds).
 
+    .venv/bin/python scripts/reference_edition.py --scores [--only trinidad-4p] [--threads N]
+
+solves again, in each finished two-sided edition, the equilibrium at every score with its bootstrap (each class's
+95% CI at every score from 200 resamples of its 16 chunks), from the edition's own deals, seed, policy and equity
+table, so no point estimate moves (checked: it stops if one would); writes equilibrium-scores/ with the intervals
+and the heatmaps hatching every cell they do not settle, the by-score passage of the equilibrium's section and
+report.json's "equilibrium_by_score" (report/scores_redo.py: redo_scores). A few minutes an edition.
+
     .venv/bin/python scripts/reference_edition.py --advice [--only trinidad-4p] [--threads N]
 
 measures again, in each finished edition, only the best-response claims of the advice check, by the call the
@@ -61,6 +69,7 @@ in how the claims are read from the deals. Nothing else is recomputed (the play 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -94,7 +103,7 @@ def main() -> int:
     parser.add_argument("--tournaments", action="store_true",
                         help="only play again every tournament of the strength section and the run-deal duel")
     parser.add_argument("--threads", type=int, default=None,
-                        help="--search-players, --tournaments, --advice: worker threads")
+                        help="--search-players, --tournaments, --advice, --scores: worker threads")
     parser.add_argument("--sections-only", action="store_true",
                         help="--search-players: write pimc's sections (and the sensitivity section) again from "
                              "report.json and results/sensitivity, measuring only what report.json lacks")
@@ -102,11 +111,15 @@ def main() -> int:
                         help="only write the passages on the bidding advice again, from each report.json")
     parser.add_argument("--play-rules", action="store_true",
                         help="only add the section on the rules for playing the cards and draw the card again")
+    parser.add_argument("--scores", action="store_true",
+                        help="only solve the equilibrium at every score again with its bootstrap (the heatmaps' marks)")
     parser.add_argument("--advice", action="store_true",
                         help="only measure the best-response advice claims again and write what is built from them")
     args = parser.parse_args()
     if args.play_rules:
         return play_rules(args.out, args.only)
+    if args.scores:
+        return scores(args.out, args.only, args.threads)
     if args.advice:
         return advice(args.out, args.only, args.threads)
     if args.advice_sections:
@@ -171,6 +184,24 @@ def play_rules(results: Path, only: str | None) -> int:
     for name, rules in finished_editions(only):
         play = add_play_rules_to_edition(rules, results / name)
         print(f"{name}: rules for playing the cards: {len(play.rules)} rules ({play.policy})", flush=True)
+    return 0
+
+
+def scores(results: Path, only: str | None, threads: int | None) -> int:
+    """The equilibrium at every score solved again, with its bootstrap, in every finished two-sided edition (or
+    `only` one); its point estimates must come out unchanged (report/scores_redo.py)."""
+    sys.path.insert(0, str(ROOT))
+    from analyser.report.scores_redo import redo_scores
+
+    os.chdir(ROOT)  # the editions' policies name their folders from the repository's root
+    for name, rules in finished_editions(only):
+        if rules.sides != 2:
+            continue
+        began = time.perf_counter()
+        res = redo_scores(rules, Path(os.path.relpath(results / name, ROOT)), threads=threads, say=print)
+        rows = [r for c in res.cells for role in ("eldest", "dealer") for r in c[role]]
+        print(f"{name}: at every score again in {time.perf_counter() - began:.0f} s; settled "
+              f"{sum(r['settled'] for r in rows):,} of {len(rows):,} class-score cells", flush=True)
     return 0
 
 

@@ -90,6 +90,9 @@ def format_result(res: EquilibriumResult) -> str:
 
 
 def format_scores(res: ScoresResult) -> str:
+    from ..analysis.bidding.equilibrium_game import CHUNK_MIN
+    from ..analysis.bidding.equilibrium_scores import BOOTSTRAP_MIN_CHUNKS
+
     r = res.rules
     t = r.target
     values = res.value_matrix()
@@ -107,6 +110,14 @@ def format_scores(res: ScoresResult) -> str:
         a, b = worst["score"]
         lines.append(f"the heuristic is most exploitable at {a}:{b}: {100 * worst['exploitability']['heuristic']:.2f} "
                      "points of match-win probability per decision deal")
+    if res.resamples > 0:
+        rows = [r for c in res.cells for role in ("eldest", "dealer") for r in c[role]]
+        settled = sum(r["settled"] for r in rows)
+        lines.append(f"settled (95% CI within 5% of never or always; {res.resamples} bootstrap resamples of "
+                     f"{res.chunks} chunks): {settled:,} of {len(rows):,} class-score cells")
+    else:
+        lines.append(f"no 95% CIs by score: a bootstrap needs {BOOTSTRAP_MIN_CHUNKS} chunks of deals (--deals "
+                     f"{BOOTSTRAP_MIN_CHUNKS * CHUNK_MIN:,} or more)")
     lines.append(f"{len(res.cells)} scores in {res.seconds:.1f} s")
     if res.out_dir is not None:
         lines.append(f"per score and class: {res.out_dir}/scores.parquet (and .csv); values: "
@@ -143,7 +154,7 @@ def equilibrium(
              f"default: --deals, at most {EXPLOIT_DEALS:,}).")] = None,
     all_scores: Annotated[bool, typer.Option(
         "--all-scores", help="Solve at every score below the target instead (match-win probability; "
-                             "the same --deals scored from every score, no bootstrap).")] = False,
+                             "the same --deals scored from every score, each score's CIs from --resamples re-solves).")] = False,
     equity_dir: Annotated[Optional[Path], typer.Option(
         "--equity-dir", help="Where equity tables are cached (with --score or --all-scores; default: equity/ in "
                              "the user's cache, ~/.cache/allfours or $ALLFOURS_CACHE_DIR).")] = None,
@@ -183,7 +194,7 @@ def equilibrium(
         with (open_executor(threads, scheduler, cluster) as executor,
               progress_bar("deals", deals) as bar, file_errors(out)):
             scores_res = run_all_scores(ruleset, play, deals, seed, classes, table, out, executor=executor,
-                                        progress=bar.advance)
+                                        progress=bar.advance, resamples=resamples)
         if json_out:
             print_json(scores_res.to_json())
         else:

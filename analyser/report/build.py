@@ -31,7 +31,8 @@ from .. import __version__
 from ..analysis.bidding.advice import AdviceResult, check_advice, equilibrium_claims
 from ..analysis.play.play_advice import add_play_tips
 from ..analysis.bidding.equilibrium import (
-    STRONG_SIDE, EquilibriumResult, ScoresResult, compare_schemes, run_all_scores, run_equilibrium,
+    SCORES_RESAMPLES, SETTLED, STRONG_SIDE, EquilibriumResult, ScoresResult, compare_schemes, run_all_scores,
+    run_equilibrium,
 )
 from ..analysis.bidding.equity import EquityTable, build_notice, cached_table, equity_table
 from ..analysis.bidding.strategy import run_strategy
@@ -89,6 +90,7 @@ class Sizes:
     search_matches: int  # matches per pairing of the search players (pimc, oracle): slow, so fewer
     run_deals: int       # deals dealt for pimc against the pimc of before on deals with runs
     run_frequency: int   # deals under each bidding (the report's, its equilibrium's) to count how often runs happen
+    score_resamples: int  # bootstrap re-solves at every score of the equilibrium by score (an LP each, per score)
 
     @classmethod
     def from_deals(cls, deals: int) -> Sizes:
@@ -101,7 +103,8 @@ class Sizes:
                    # times what it did, so at most 500 matches a pairing (the win share's CI about +-0.044)
                    search_matches=max(20, min(500, deals // 5000)),
                    run_deals=max(40, min(1000, deals // 2000)),
-                   run_frequency=max(10_000, min(200_000, deals // 50)))
+                   run_frequency=max(10_000, min(200_000, deals // 50)),
+                   score_resamples=max(10, min(SCORES_RESAMPLES, deals // 5000)))
 
 
 def class_view(final: pd.DataFrame, role: str) -> pd.DataFrame:
@@ -189,7 +192,8 @@ def build_report(rules: RuleSet, out: Path, deals: int = 1_000_000, seed: int = 
         by_score = run_part("equilibrium-scores",
                             f"bidding equilibrium at every score: {sizes.equilibrium:,} deals, scored from every score",
                             lambda: run_all_scores(rules, lead, sizes.equilibrium, seed, "coarse", table,
-                                                   out / "equilibrium-scores", threads=threads, executor=executor))
+                                                   out / "equilibrium-scores", threads=threads, executor=executor,
+                                                   resamples=sizes.score_resamples))
     fit = FitInput.of_result(eq, "equilibrium")
     fitted = run_part("rules-of-thumb", f"rules of thumb: fitted to the equilibrium, measured on {sizes.equilibrium:,} "
                                         "fresh deals",
@@ -418,7 +422,7 @@ def _equilibrium(doc: Document, out: Path, eq: EquilibriumResult, advice: Advice
     if fine is not None:
         _equilibrium_fine(doc, out, eq, fine, numbers)
     if by_score is not None:
-        _equilibrium_by_score(doc, out, by_score, numbers)
+        equilibrium_by_score_section(doc, out, by_score, numbers)
     claims = [c.to_json() for c in equilibrium_claims(eq, {c.id: c for c in advice.claims})]
     numbers["equilibrium_advice"] = claims
     equilibrium_advice_section(doc, out, claims, save_table)
@@ -457,7 +461,7 @@ def _equilibrium_fine(doc: Document, out: Path, eq: EquilibriumResult, fine: Equ
     doc.table(view, "The equilibrium's P by hand class, coarse and fine (95% CIs)", path)
 
 
-def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: dict[str, Any]) -> None:
+def equilibrium_by_score_section(doc: Document, out: Path, res: ScoresResult, numbers: dict[str, Any]) -> None:
     """The equilibrium at every score: heatmaps of the main classes, and where the heuristic loses most."""
     folder = res.out_dir.name if res.out_dir is not None else "equilibrium-scores"
     worst = sorted(res.cells, key=lambda c: -c["exploitability"]["heuristic"])[:5]
@@ -485,10 +489,23 @@ def _equilibrium_by_score(doc: Document, out: Path, res: ScoresResult, numbers: 
                      + ", ".join(f"{a}:{b} ({by[(a, b)]:.2f})" for a, b in moved[:4])
                      if moved else f"it moves by less than {BY_SCORE_MOVES} at every score")
                   + " (point estimates; `check-advice --by-score` gives their CIs).")
+    rows = [r for c in res.cells for role in ROLE_NAMES for r in c[role]]
+    if res.resamples > 0:
+        settled = sum(bool(r["settled"]) for r in rows)
+        numbers["equilibrium_by_score"]["settled"] = {"cells": len(rows), "settled": settled,
+                                                      "resamples": res.resamples, "chunks": res.chunks}
+        doc.paragraph(f"How sure, score by score: each class's probability at each score has a 95% CI from "
+                      f"{res.resamples} bootstrap resamples (the {res.chunks} chunks of the deals drawn again with "
+                      "replacement, the same draw at every score, and every score solved again). Of the "
+                      f"{len(rows):,} class-score cells, {settled:,} ({settled / max(len(rows), 1):.0%}) are settled "
+                      f"(the interval within {SETTLED:.0%} of never or always); the heatmaps hatch the rest, with "
+                      "\"?\" after the value. `scores.csv` gives every interval (`p_low`, `p_high`, `settled`).")
+        mark = "hatched, \"?\": not settled, its 95% CI reaching further than 5% from never or always"
+    else:
+        mark = "hatched, \"?\": the equilibrium mixes there, not settled"
     for role in ROLE_NAMES:
         doc.image(f"{folder}/scores-{role}.png", f"Equilibrium P({ROLE[role].option1}) by score, the {role}'s main "
-                                                 "hand classes (hatched, \"?\": the equilibrium mixes there, not "
-                                                 "settled)")
+                                                 f"hand classes ({mark})")
     doc.paragraph(f"Every score and class: `{folder}/scores.csv`; values and exploitability by score: "
                   f"`{folder}/score-values.csv`.")
 

@@ -210,8 +210,10 @@ def departures(thumbs: dict[str, Any], scores: pd.DataFrame,
     the situation's near-target rule on fewer than `threshold` of the role's hands (deal-weighted, a mixed entry
     counting its probability, as the near-target agreement is measured), worst first. Each with the rule that
     fits that score best, by the same search as the near-target rules, on that one score's hands: the list of
-    the card's size agreeing with the equilibrium there on the most hands."""
+    the card's size agreeing with the equilibrium there on the most hands; and ``settled``, the share of the
+    role's hands there whose class's action the bootstrap settles (None where the run kept no intervals)."""
     from ..analysis.bidding import rules_of_thumb as rot
+    from ..analysis.bidding.equilibrium_scores import has_bootstrap
     from ..engine.evaluator import class_key
 
     target = int(thumbs["rules"]["target"])
@@ -224,10 +226,14 @@ def departures(thumbs: dict[str, Any], scores: pd.DataFrame,
         mine, theirs = ("eldest_score", "dealer_score") if role == "eldest" else ("dealer_score", "eldest_score")
         frame = scores[scores["role"] == role]
         frame = frame[frame[mine if zone["zone"] == "you" else theirs] >= target - int(zone["needing"])]
+        boot = has_bootstrap(frame)
         for (eldest, dealer), cell in frame.groupby(["eldest_score", "dealer_score"], sort=True):
             n, p = np.zeros(len(rot.CLASSES)), np.zeros(len(rot.CLASSES))
-            for key, deals, prob in zip(cell["class"], cell["deals"], cell["p"]):
+            sure = np.zeros(len(rot.CLASSES))
+            for key, deals, prob, flag in zip(cell["class"], cell["deals"], cell["p"],
+                                              cell["settled"] if boot else [False] * len(cell)):
                 n[index[str(key)]], p[index[str(key)]] = float(deals), float(prob)
+                sure[index[str(key)]] = float(bool(flag))
             if n.sum() <= 0:
                 continue
 
@@ -241,7 +247,8 @@ def departures(thumbs: dict[str, Any], scores: pd.DataFrame,
             best = rot.search(n * (2 * p - 1), role, size)[size]
             out.append({"score": f"{int(eldest)}:{int(dealer)}", "role": role, "zone": zone["zone"],
                         "situation": situation(zone), "rule": best.describe(), "agreement": agreement(best),
-                        "near_rule": near.describe(), "near_agreement": near_agreement})
+                        "near_rule": near.describe(), "near_agreement": near_agreement,
+                        "settled": float((n * sure).sum() / n.sum()) if boot else None})
     out.sort(key=lambda d: (d["near_agreement"], d["score"], d["role"]))
     return out
 
@@ -322,8 +329,10 @@ def departure_words(found: list[dict[str, Any]] | None, shown: int = DEPARTURES_
              f"{share} of hands), scores eldest's side first, each with the rule that fits there and the share of "
              f"hands it gets right:"]
     for d in found[:shown]:
+        unsure = "" if d.get("settled") is None or 100 * (1 - d["settled"]) < 0.5 else \
+            f"; not settled on {100 * (1 - d['settled']):.0f}% of hands"  # (as the share is printed, rounded)
         lines.append(f"– {d['score']}, {d['role']}, {d['situation']}: {' '.join(d['rule'])} "
-                     f"({100 * d['agreement']:.0f}%; the near-target rule: {100 * d['near_agreement']:.0f}%)")
+                     f"({100 * d['agreement']:.0f}%; the near-target rule: {100 * d['near_agreement']:.0f}%{unsure})")
     if len(found) > shown:
         rest = len(found) - shown
         lines.append(f"... and {rest} more score{'s' if rest > 1 else ''} (allfours card --json lists them all).")

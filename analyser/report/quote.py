@@ -242,12 +242,16 @@ def _score(doc: Document, ed: Edition) -> None:
         rows = [{"score": d["score"], "role": d["role"], "situation": d["situation"],
                  "the equilibrium there, as a rule": " ".join(d["rule"]),
                  "hands it gets right": f"{100 * d['agreement']:.0f}%",
-                 "the near-target rule gets right": f"{100 * d['near_agreement']:.0f}%"}
+                 "the near-target rule gets right": f"{100 * d['near_agreement']:.0f}%",
+                 **({} if d.get("settled") is None else {"hands settled": f"{100 * d['settled']:.0f}%"})}
                 for d in found[:DEPARTURES_LISTED]]
         more = len(found) - DEPARTURES_LISTED
         doc.paragraph("Exact-score exceptions: the scores (the eldest's side first) where the equilibrium leaves the "
                       "near-target rule (the rule takes its action on under 75% of hands there), worst first"
-                      + (f"; the {DEPARTURES_LISTED} worst of {len(found)}" if more > 0 else "") + ":")
+                      + (f"; the {DEPARTURES_LISTED} worst of {len(found)}" if more > 0 else "")
+                      + ("" if found[0].get("settled") is None else
+                         "; \"hands settled\": the share of the role's hands there whose action the bootstrap's 95% "
+                         "CI settles (within 5% of never or always)") + ":")
         doc.table(pd.DataFrame(rows), "Exact scores that depart from the near-target rules",
                   "equilibrium-scores/scores.csv")
     doc.paragraph(f"Reproduce: `{card_command(ed.rules)}` prints the near-target rules and the worst exceptions; "

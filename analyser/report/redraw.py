@@ -105,8 +105,10 @@ def _draw(folder: Path, report: dict[str, Any], rules: RuleSet) -> list[Path]:
     scores = _json(folder / SCORES_FOLDER / f"{SCORES_FILE}.json")
     frame_path = folder / SCORES_FOLDER / f"{SCORES_FILE}.parquet"
     if scores is not None and frame_path.is_file():
+        boot = scores.get("bootstrap") or {}
         drawn += draw_score_heatmaps(pd.read_parquet(frame_path), rules_from_log(scores["rules"]), str(scores["play"]),
-                                     int(scores["deals_sampled"]), folder / SCORES_FOLDER)
+                                     int(scores["deals_sampled"]), folder / SCORES_FOLDER,
+                                     int(boot.get("resamples", 0)), int(boot.get("chunks", 0)))
     meta = _json(folder / STRATEGY_FOLDER / "meta.json")
     if meta is not None and all((folder / STRATEGY_FOLDER / f"{role}.parquet").is_file() for role in ROLE_NAMES):
         finals = {}

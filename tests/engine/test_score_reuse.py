@@ -4,13 +4,15 @@ every line played again, at every score, with the real target, from the same dec
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyser.analysis.bidding.equilibrium import (
-    OPEN_TARGET, SCORES_STREAM, chunk_rngs, reference_row, run_all_scores, score_tensors,
+    OPEN_TARGET, SCORES_STREAM, SETTLED, chunk_rngs, reference_row, run_all_scores, score_tensors,
 )
 from analyser.analysis.bidding.equity import EquityTable
 from analyser.engine.bidding import (
@@ -142,8 +144,38 @@ def test_all_scores_is_the_same_on_any_thread_count() -> None:
 def test_all_scores_writes_its_heatmaps(tmp_path: Path) -> None:
     rules = make_rules("trinidad", 2, ["target=4"])
     equity = EquityTable(rules, "heuristic", 1, 1, fake_equity(4, 1), np.zeros((4, 4)))
-    res = run_all_scores(rules, "heuristic", 2000, 1, "coarse", equity, tmp_path, threads=1)
+    res = run_all_scores(rules, "heuristic", 2000, 1, "coarse", equity, tmp_path, threads=1, resamples=20)
     assert len(res.cells) == 16
     for role in ("eldest", "dealer"):
         png = tmp_path / f"scores-{role}.png"
         assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_all_scores_bootstrap_is_seeded_and_holds_each_estimate(tmp_path: Path) -> None:
+    """Each class at each score gets a 95% CI from the bootstrap (the same on any thread count), the estimate
+    inside it, settled exactly when the interval lies within SETTLED of never or always; the kept chunks
+    add up, in order, to the total the point estimates come from; the CSV carries the columns."""
+    rules = make_rules("trinidad", 2, ["target=4"])
+    equity = EquityTable(rules, "heuristic", 1, 1, fake_equity(4, 1), np.zeros((4, 4)))
+    one = run_all_scores(rules, "heuristic", 4000, 3, "coarse", equity, tmp_path, threads=1, resamples=12)
+    two = run_all_scores(rules, "heuristic", 4000, 3, "coarse", equity, threads=2, resamples=12)
+    assert one.cells == two.cells and one.resamples == 12 and one.chunks == 16
+    rows = [(r, role) for c in one.cells for role in ("eldest", "dealer") for r in c[role]]
+    assert rows
+    for r, role in rows:
+        p = r["p_beg" if role == "eldest" else "p_give"]
+        lo, hi = r["ci95"]
+        assert 0.0 <= lo <= p <= hi <= 1.0
+        assert r["settled"] == (hi <= SETTLED or lo >= 1 - SETTLED)
+    assert any(r["settled"] for r, _ in rows)
+    kept: list[np.ndarray] = []
+    total, _ = score_tensors(rules, "heuristic", equity, "coarse", 4000, 3, LocalExecutor(2), keep=kept)
+    running = np.zeros_like(total)
+    for chunk in kept:
+        running += chunk
+    np.testing.assert_array_equal(running, total)
+    frame = pd.read_csv(tmp_path / "scores.csv")
+    assert {"p_low", "p_high", "settled"} <= set(frame.columns)
+    assert (frame["p_low"] <= frame["p"]).all() and (frame["p"] <= frame["p_high"]).all()
+    meta = json.loads((tmp_path / "scores.json").read_text())
+    assert meta["bootstrap"] == {"resamples": 12, "chunks": 16}

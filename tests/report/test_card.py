@@ -358,6 +358,27 @@ def test_departures_on_a_hand_made_table():
                         "(100%; the near-target rule: 0%)")
     assert lines[2] == "... and 1 more score (allfours card --json lists them all)."
     assert departure_words([])[0].startswith("At every exact score near the target") and departure_words(None) == []
+    assert eldest["settled"] is None  # the table keeps no bootstrap intervals
+
+
+def test_a_departure_says_how_much_of_it_the_bootstrap_settles():
+    """With the bootstrap's columns, each departure carries the deal-weighted share of the role's hands there
+    whose class is settled; the card's line says the unsettled share when it prints as 1% or more."""
+    from analyser.report.card import departure_words, departures
+
+    thumbs, scores, _ = hand_made_scores()
+    scores = scores.assign(p_low=scores["p"], p_high=scores["p"], settled=True)
+    at = (scores["eldest_score"] == 12) & (scores["dealer_score"] == 13) & (scores["role"] == "dealer")
+    first = scores.index[at][0]
+    scores.loc[first, "settled"] = False
+    found = {(d["score"], d["role"]): d for d in departures(thumbs, scores)}
+    dealer = found[("12:13", "dealer")]
+    cell = scores[at]
+    assert dealer["settled"] == pytest.approx(1 - cell.loc[first, "deals"] / cell["deals"].sum())
+    assert found[("12:13", "eldest")]["settled"] == 1.0
+    line = departure_words([dealer])[1]
+    assert line.endswith(f"; not settled on {100 * (1 - dealer['settled']):.0f}% of hands)")
+    assert departure_words([found[("12:13", "eldest")]])[1].endswith("(100%; the near-target rule: 0%)")
 
 
 def test_trinidad_4p_lists_the_dealer_at_12_13_who_gives_only_with_the_ace():

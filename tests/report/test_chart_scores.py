@@ -15,7 +15,9 @@ from matplotlib.text import Text
 
 from analyser.analysis import charts as base_charts
 from analyser.analysis.bidding import strategy
-from analyser.analysis.bidding.equilibrium import SCORES_MARK, draw_score_heatmaps, unsettled_by_score
+from analyser.analysis.bidding.equilibrium import (
+    SCORES_MARK, SCORES_MARK_MIXING, draw_score_heatmaps, unsettled_by_score,
+)
 from analyser.analysis.bidding.equity import EquityTable, save_table
 from analyser.report import charts as report_charts
 from analyser.report.redraw import redraw_charts, redraw_equity_heatmaps
@@ -103,6 +105,13 @@ def test_a_mixed_cell_is_the_one_known_unsettled():
     assert unsettled_by_score(matrix).tolist() == [[False, False, True, True], [True, False, False, False]]
 
 
+def test_with_the_bootstrap_every_met_cell_it_does_not_settle_is_marked():
+    """A pure P whose interval is wide is marked too; a class not met at a score is not."""
+    matrix = np.array([[0.0, 0.0, 1.0, np.nan]])
+    settled = np.array([[True, False, True, False]])
+    assert unsettled_by_score(matrix, settled).tolist() == [[False, True, False, False]]
+
+
 def test_the_by_score_heatmaps_say_whose_score_comes_first_and_mark_the_unsettled_cells(tmp_path, figures):
     """A hand-made 3-point table: the eldest's T1 mixes at 1:2 (P 0.4) and the dealer's T2 at 2:0 (0.7);
     every other cell is pure. Exactly those two cells are hatched, "?" after their value, and the figure
@@ -124,10 +133,36 @@ def test_the_by_score_heatmaps_say_whose_score_comes_first_and_mark_the_unsettle
         marked = [(t.get_position(), t.get_text()) for t in ax.texts if "?" in t.get_text()]
         assert marked == [((b, a), value)]
         assert len(ax.texts) == 9  # every other cell written plain
-        assert " ".join(fig.get_supxlabel().split("\n")) == SCORES_MARK
-        assert "No 95% CI is kept per score" in SCORES_MARK and "not settled" in SCORES_MARK
+        assert " ".join(fig.get_supxlabel().split("\n")) == SCORES_MARK_MIXING
+        assert "No 95% CI was kept per score" in SCORES_MARK_MIXING and "not settled" in SCORES_MARK_MIXING
         assert "(a score a:b, the eldest's side first, is row a, column b)" in fig.get_suptitle()
         assert ax.get_ylabel() == "eldest's side's score" and ax.get_xlabel() == "dealer's side's score"
+
+
+def test_the_by_score_heatmaps_mark_what_the_bootstrap_did_not_settle(tmp_path, figures):
+    """With the bootstrap's columns (p_low, p_high, settled): the eldest's T1 is pure (P 0) everywhere but
+    its interval reaches 0.3 at 0:1, so that cell is hatched though it does not mix; the legend names the
+    resamples and chunks and says a cell not hatched is settled."""
+    rules = make_rules("trinidad", 4, {"target": 2})
+    rows = []
+    for a in range(2):
+        for b in range(2):
+            wide = (a, b) == (0, 1)
+            rows.append({"eldest_score": a, "dealer_score": b, "role": "eldest", "class": "T1", "deals": 10,
+                         "p": 0.0, "p_low": 0.0, "p_high": 0.3 if wide else 0.0, "settled": not wide,
+                         "heuristic_p": 1.0})
+            rows.append({"eldest_score": a, "dealer_score": b, "role": "dealer", "class": "T2", "deals": 10,
+                         "p": 1.0, "p_low": 1.0, "p_high": 1.0, "settled": True, "heuristic_p": 1.0})
+    draw_score_heatmaps(pd.DataFrame(rows), rules, "heuristic", 40, tmp_path, resamples=200, chunks=16)
+    eldest, dealer = figures
+    hatched = [(r.get_x() + 0.5, r.get_y() + 0.5) for r in eldest.axes[0].patches
+               if isinstance(r, Rectangle) and r.get_hatch()]
+    assert hatched == [(1, 0)]
+    assert [t.get_text() for t in eldest.axes[0].texts if "?" in t.get_text()] == ["<1?"]
+    assert not [r for r in dealer.axes[0].patches if isinstance(r, Rectangle) and r.get_hatch()]
+    legend = " ".join(eldest.get_supxlabel().split("\n"))
+    assert legend == SCORES_MARK.format(resamples=200, chunks=16)
+    assert "200 bootstrap resamples of 16 chunks" in legend and "A cell not hatched is settled" in legend
 
 
 def test_a_heatmap_with_no_marks_hatches_nothing(tmp_path, figures):

@@ -414,3 +414,34 @@ def test_splice_sections_replaces_a_section_or_inserts_it_before_a_named_one(tmp
         splice_sections(tmp_path, document(("D", "x")), "D", "D", before="E")
     with pytest.raises(ValueError, match="section to replace"):
         splice_sections(tmp_path, document(("D", "x")), "D", "D")
+
+
+def test_the_by_score_passage_says_how_many_cells_are_settled_and_a_redo_reproduces_it(report_dir, tmp_path):
+    """The report's at-every-score run carries its bootstrap: the passage counts the settled class-score cells as
+    scores.csv marks them. Redone in a finished copy (report/scores_redo.py), every file and the report's text come
+    out the same; a copy whose point estimates the run no longer reproduces is refused, unchanged."""
+    import shutil
+
+    from analyser.game.rules import rules_from_log
+    from analyser.report.scores_redo import redo_scores
+
+    frame = pd.read_csv(report_dir / "equilibrium-scores" / "scores.csv")
+    numbers = json.loads((report_dir / "report.json").read_text())
+    settled = numbers["equilibrium_by_score"]["settled"]
+    assert settled == {"cells": len(frame), "settled": int(frame["settled"].sum()), "resamples": 10,
+                       "chunks": 8}  # (2,000 deals in chunks of at least 250)
+    md = (report_dir / "REPORT.md").read_text()
+    assert f"Of the {len(frame):,} class-score cells, {settled['settled']:,} (" in md
+    assert "not settled, its 95% CI reaching further than 5% from never or always" in md
+    rules = rules_from_log(numbers["rules"])
+    copy = tmp_path / "edition"
+    shutil.copytree(report_dir, copy)
+    redo_scores(rules, copy)
+    assert (copy / "REPORT.md").read_text() == md
+    pd.testing.assert_frame_equal(pd.read_csv(copy / "equilibrium-scores" / "scores.csv"), frame)
+    assert json.loads((copy / "report.json").read_text())["equilibrium_by_score"] == numbers["equilibrium_by_score"]
+    frame.loc[0, "p"] = 0.5 if frame.loc[0, "p"] != 0.5 else 0.25
+    frame.to_csv(copy / "equilibrium-scores" / "scores.csv", index=False)
+    with pytest.raises(ValueError, match="no longer reproduces the edition's point estimates"):
+        redo_scores(rules, copy)
+    assert (copy / "REPORT.md").read_text() == md

@@ -475,7 +475,8 @@ def add_by_score(claims: list[Claim], rules: RuleSet, policy: str, deals: int, s
     estimate, bootstrap 95% CI and verdict of an equilibrium run of `deals` decision deals at that score."""
     from .equilibrium import run_all_scores, run_equilibrium
 
-    scores_run = run_all_scores(rules, policy, deals, seed, "coarse", equity, executor=executor, progress=progress)
+    scores_run = run_all_scores(rules, policy, deals, seed, "coarse", equity, executor=executor, progress=progress,
+                                resamples=0)  # point estimates only: the CIs come from the runs at single scores
     runs: dict[tuple[int, int], Any] = {}
     for claim in claims:
         ident = claim.details.get("best_response_claim")

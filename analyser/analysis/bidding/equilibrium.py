@@ -57,8 +57,10 @@ the target, from one set of ``deals`` sampled deals on streams ``SeedSequence(se
 chunk))``: the cards do not know the score, so each deal's three lines are played once with the match left
 open and their points walked from every score in the order they are scored (exact: see
 ``engine.bidding``'s note; a redealt line is replayed where the gift rule could change a later decision). A
-deal counts at a score unless its first kick ends the match there. No bootstrap. Heatmaps of the main classes'
-P(beg) and P(give) by score (``scores-eldest.png``, ``scores-dealer.png``).
+deal counts at a score unless its first kick ends the match there. Its bootstrap (``scores_bootstrap``) resamples
+the chunks as below, one draw per resample shared by every score (``SeedSequence(seed,
+spawn_key=(SCORES_BOOTSTRAP_STREAM,))``), and re-solves each score. Heatmaps of the main classes' P(beg) and
+P(give) by score (``scores-eldest.png``, ``scores-dealer.png``), the cells not settled hatched.
 
 How sure (``bootstrap``): the chunks are resampled with replacement (seeded:
 ``SeedSequence(seed, spawn_key=(BOOTSTRAP_STREAM,))``) and the game re-solved; the 2.5% and
@@ -97,8 +99,9 @@ from .equilibrium_game import (
     snap, solve, solve_cfr, solve_lp, tensor_chunk,
 )
 from .equilibrium_scores import (
-    HEATMAP_CLASSES, HEATMAP_FILE, OPEN_TARGET, SCORES_CHUNKS, SCORES_CHUNK_MAX, SCORES_FILE, SCORES_MARK,
-    SCORES_STREAM, ScoresResult, draw_score_heatmaps, main_classes, run_all_scores, score_matrix, score_tensors,
+    HEATMAP_CLASSES, HEATMAP_FILE, OPEN_TARGET, SCORES_BOOTSTRAP_STREAM, SCORES_CHUNKS, SCORES_CHUNK_MAX,
+    SCORES_FILE, SCORES_MARK, SCORES_MARK_MIXING, SCORES_RESAMPLES, SCORES_STREAM, ScoresResult,
+    draw_score_heatmaps, has_bootstrap, main_classes, run_all_scores, score_matrix, score_tensors, scores_bootstrap,
     scores_chunk, scores_chunk_deals, unsettled_by_score, write_scores,
 )
 from ...record.vocabulary import ROLE
@@ -115,15 +118,16 @@ RESULT_FILE = EQUILIBRIUM_FILE
 __all__ = [
     "BOOTSTRAP_CFR_ITERATIONS", "BOOTSTRAP_STREAM", "CFR_CHECKPOINTS", "CFR_ITERATIONS", "CHUNK_MAX", "CHUNK_MIN",
     "DEFAULT_DEALS", "DEFAULT_RESAMPLES", "EQUILIBRIUM_STREAM", "EXPLOIT_STREAM", "HEATMAP_CLASSES", "HEATMAP_FILE",
-    "MAX_TRIES_PER_DEAL", "OPEN_TARGET", "PURE", "RESULT_FILE", "SCHEMES", "SCORES_CHUNKS", "SCORES_CHUNK_MAX",
-    "SCORES_FILE", "SCORES_MARK", "SCORES_STREAM", "SETTLED", "SIM_NOTE", "STRONG_SIDE", "TARGET_CHUNKS",
+    "MAX_TRIES_PER_DEAL", "OPEN_TARGET", "PURE", "RESULT_FILE", "SCHEMES", "SCORES_BOOTSTRAP_STREAM",
+    "SCORES_CHUNKS", "SCORES_CHUNK_MAX", "SCORES_FILE", "SCORES_MARK", "SCORES_MARK_MIXING", "SCORES_RESAMPLES",
+    "SCORES_STREAM", "SETTLED", "SIM_NOTE", "STRONG_SIDE", "TARGET_CHUNKS",
     "TENSOR_FILE", "Bootstrap", "CfrResult", "EquilibriumError", "EquilibriumResult", "Game", "Progress",
     "ScoresResult", "Tensor", "bootstrap", "check_inputs", "chunk_deals", "chunk_rngs", "compare_schemes",
     "draw_score_heatmaps", "heuristic_strategy", "main_classes", "mean_se", "meta_fields", "payoff_tensor",
     "reference_row", "run_all_scores", "run_equilibrium", "scheme_codes", "scheme_key", "scheme_size",
     "score_matrix", "score_tensors", "scores_chunk", "scores_chunk_deals", "simulate_exploitability",
     "simulation_skipped", "snap", "solve", "solve_cfr", "solve_lp", "strategy_row", "tensor_chunk",
-    "tuned_strategy", "unsettled_by_score", "write_run", "write_scores",
+    "tuned_strategy", "has_bootstrap", "scores_bootstrap", "unsettled_by_score", "write_run", "write_scores",
 ]
 
 

@@ -413,7 +413,7 @@ def test_the_fine_scheme_splits_by_a_strong_side_suit(tmp_path: Path) -> None:
 
 def test_all_scores(tmp_path: Path) -> None:
     args = ["equilibrium", "--rules", "trinidad", "--set", "target=4", "--deals", "400", "--all-scores",
-            "--equity-dir", str(tmp_path / "equity"), "--threads", "2"]
+            "--equity-dir", str(tmp_path / "equity"), "--threads", "2", "--resamples", "5"]
     result = invoke(args + ["--out", str(tmp_path / "eq"), "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
@@ -426,6 +426,7 @@ def test_all_scores(tmp_path: Path) -> None:
         assert cell["deals"] == 400 or b > 0  # at 0 no kick ends the match (kicks are at most 3 < 4)
         assert cell["exploitability"]["equilibrium"] <= 1e-6 <= cell["exploitability"]["heuristic"] + 1e-6
         assert sum(r["deals"] for r in cell["eldest"]) == cell["deals"]
+    assert doc["bootstrap"] == {"resamples": 0, "chunks": 0}  # 400 deals: two chunks, too few to resample
     assert [Path(p).name for p in doc["files"]["heatmaps"]] == ["scores-eldest.png", "scores-dealer.png"]
     import pandas as pd
 
@@ -433,6 +434,14 @@ def test_all_scores(tmp_path: Path) -> None:
     assert {"eldest_score", "dealer_score", "role", "class", "deals", "p", "heuristic_p"} <= set(frame.columns)
     text = invoke(args + ["--out", str(tmp_path / "text")])
     assert text.exit_code == 0 and "Bidding equilibrium at every score" in text.stdout
+    assert "no 95% CIs by score: a bootstrap needs 8 chunks of deals (--deals 2,000 or more)" in text.stdout
+    boot = invoke([*args[:6], "2000", *args[7:], "--out", str(tmp_path / "boot"), "--json"])
+    assert boot.exit_code == 0, boot.output
+    doc = json.loads(boot.stdout)
+    assert doc["bootstrap"] == {"resamples": 5, "chunks": 8}
+    rows = [r for cell in doc["scores"] for r in cell["eldest"] + cell["dealer"]]
+    assert all(r["ci95"][0] <= r.get("p_beg", r.get("p_give")) <= r["ci95"][1] for r in rows)
+    assert {r["settled"] for r in rows} <= {True, False} and any(r["settled"] for r in rows)
     for extra, words in ((["--score", "1:2"], "leave --score and --tuned out"),
                          (["--rules", "classic", "--players", "3"], "--all-scores needs two sides")):
         bad = invoke(args + ["--out", str(tmp_path / "bad")] + extra)

@@ -60,7 +60,10 @@ def play_rules_folder(rules: RuleSet, results: Path) -> Path | None:
     made = _read(positions)
     if made.get("rules") != rules.preset or int(made.get("players", -1)) != rules.players:
         return None
-    carry = int(_read(folder / CARRIED_FILE)["carry"])
+    carried = _read(folder / CARRIED_FILE)
+    carry = int(carried["carry"])
+    if carry == 0:  # fitted, and none paid in play (scripts/play_rules_prune.py): its test is the record
+        return folder if carried.get("tested", {}).get("versus_heuristic") else None
     return folder if (folder / f"worth-top-{carry}.json").is_file() else None
 
 
@@ -71,6 +74,17 @@ def _read(path: Path) -> dict[str, Any]:
 def fitted_rules(folder: Path, where: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
     """(rules with their worth, the list against the heuristic, the source in words) of a play-rules folder."""
     carried = _read(folder / CARRIED_FILE)
+    positions = _read(folder / "positions.json")
+    if int(carried["carry"]) == 0:
+        tested = carried["tested"]
+        value, ci = float(tested["versus_heuristic"]["value"]), [float(x) for x in tested["versus_heuristic"]["ci95"]]
+        against = {"value": value, "ci95": ci, "matches": int(tested["matches"]), "deals": int(tested["deals"]),
+                   "seed": int(tested["seed"])}
+        source = (f"{where} (rules fitted to {positions['decisions']:,} card decisions of the pimc search player, "
+                  f"seed {positions['seed']}; the {tested['rules']} kept after pruning, against the heuristic on "
+                  f"{tested['matches']:,} duplicated matches, {tested['deals']:,} deals, seed {tested['seed']}: "
+                  f"{points(value, ci)}; none carried)")
+        return [], against, source
     worth = _read(folder / f"worth-top-{carried['carry']}.json")
     pairs = worth["pairings"]
     versus = next(p for p in pairs if p["b"] == "heuristic")
@@ -82,7 +96,6 @@ def fitted_rules(folder: Path, where: str) -> tuple[list[dict[str, Any]], dict[s
     d = versus["diff_points_per_deal"]
     against = {"value": float(d["value"]), "ci95": [float(x) for x in d["ci95"]], "matches": int(versus["matches"]),
                "deals": int(versus["deals"]), "seed": int(worth["seed"])}
-    positions = _read(folder / "positions.json")
     source = (f"{where} (rules fitted to {positions['decisions']:,} card decisions of the pimc search player, "
               f"seed {positions['seed']}; worth on {against['matches']:,} duplicated matches, "
               f"{against['deals']:,} deals, seed {worth['seed']})")
@@ -141,7 +154,7 @@ def edition_play(rules: RuleSet, folder: Path, tips: list[dict[str, Any]] | None
     if found is not None:
         where = str(found.relative_to(results.parent)) if found.is_relative_to(results.parent) else str(found)
         fitted, versus, source = fitted_rules(found, where)
-        policy = f"rules:{found.name}"
+        policy = f"rules:{found.name}" if fitted else "heuristic"  # (none carried: the heuristic's play)
     else:
         fitted, versus, policy, source = [], None, "heuristic", NONE_FITTED
     if tips is None:
@@ -166,6 +179,10 @@ def play_sections(play: PlayCard) -> list[tuple[str, list[str]]]:
                      "deal of the list against the list without that rule. The list against the heuristic's card "
                      f"play: {points(play.versus['value'], play.versus['ci95'])}; 95% CIs, on the same deals. "
                      f"Play it: --policy {play.policy}.)")
+    elif play.versus is not None:  # fitted, but none paid at the table
+        lines = [f"None: the rules fitted to the search player's decisions did not beat the heuristic's card play on "
+                 f"duplicated deals ({points(play.versus['value'], play.versus['ci95'])}, 95% CI). Play as the "
+                 f"heuristic does. ({play.source})"]
     else:
         lines = [f"No rules of play fitted for these rules: {play.source.split('(', 1)[1].rstrip(')')}."]
     tips = [f"{TIP_MARK.get(t['verdict'], '?')} {t['verdict']}: {t['tip']} "

@@ -103,6 +103,16 @@ def play_rules_section(doc: Document, out: Path, play: PlayCard, numbers: dict[s
     its table (tables/play-rules.csv) and numbers["play_rules"]."""
     doc.heading(RULES_HEADING)
     numbers["play_rules"] = {k: v for k, v in play.to_json().items() if k not in ("tips", "tips_source")}
+    if not play.rules and play.versus is not None:
+        v = play.versus
+        doc.paragraph("The bidding rules above come from the equilibrium; rules for the card play were fitted to the pimc "
+                      "search player's card decisions, and none of them paid at the table: pruned on duplicated "
+                      "deals of the rules against the heuristic's card play (a rule dropped while its worth's 95% CI "
+                      f"lay below zero), the rules kept scored {v['value']:+.3f} net points a deal (95% CI "
+                      f"[{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]) against the heuristic on {v['matches']:,} "
+                      f"duplicated matches, so none is carried. Source: {play.source}. Every figure in this report "
+                      "plays the cards with the heuristic.")
+        return
     if not play.rules:
         doc.paragraph(f"The bidding rules above come from the equilibrium; rules for the card play come from the pimc "
                       f"search player's decisions, and none are fitted for these rules yet ({FIT_COMMANDS}). "

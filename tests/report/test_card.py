@@ -165,7 +165,10 @@ def test_the_cards_policy_plays_in_a_tournament():
     assert json.loads(res.stdout)["a"] == spec
 
 
-def test_rules_without_fitted_play_rules_say_so_and_name_the_heuristic():
+def test_rules_without_fitted_play_rules_say_so_and_name_the_heuristic(monkeypatch):
+    import analyser.report.card_play as card_play
+
+    monkeypatch.setattr(card_play, "play_rules_folder", lambda rules, results: None)  # as if none were shipped
     doc = json.loads(invoke("--rules", "classic", "--players", "3", "--json").stdout)
     assert doc["play"]["policy"] == "heuristic" and doc["play"]["rules"] == [] and doc["play"]["versus_heuristic"] is None
     assert doc["play"]["tips_source"] == "results/classic-3p/tables/play-advice.csv" and len(doc["play"]["tips"]) == 5

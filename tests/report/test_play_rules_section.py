@@ -61,10 +61,43 @@ def md_section(path: Path) -> str:
     return md[start:md.index("\n## ", start) + 1]
 
 
-def test_rules_with_none_fitted_say_so(tmp_path):
+def test_rules_with_none_fitted_say_so(tmp_path, monkeypatch):
+    import analyser.report.card as card
+
     folder = copy_edition("classic-3p", tmp_path)
+    monkeypatch.setattr(card, "RESULTS", tmp_path / "no-results")  # no shipped rules of play there
     play = add_play_rules_to_edition(make_rules("classic", players=3), folder)
     assert play.rules == [] and play.policy == "heuristic"
     md = (folder / "REPORT.md").read_text(encoding="utf-8")
     section = md[md.index(f"## {RULES_HEADING}\n"):md.index("## Play advice\n")]
     assert "none are fitted for these rules yet" in section and not (folder / "tables" / "play-rules.csv").exists()
+
+
+def test_rules_fitted_but_none_paid_say_so_on_the_card_and_in_the_report(tmp_path, monkeypatch):
+    """A play-rules folder whose pruning kept no rule that beats the heuristic (carry 0, its test kept): the card's
+    second side and the report's section say so, with that test's figure, and the policy is the heuristic."""
+    import analyser.report.card as card
+    from analyser.report.card_play import edition_play, play_sections
+
+    folder = copy_edition("classic-3p", tmp_path)
+    shipped = tmp_path / "results" / "play-rules" / "classic-3p"
+    shipped.mkdir(parents=True)
+    (shipped / "positions.json").write_text(json.dumps({"rules": "classic", "players": 3, "seed": 64000,
+                                                         "decisions": 1234}))
+    (shipped / "carried.json").write_text(json.dumps({
+        "positions": "results/play-rules/classic-3p", "carry": 0, "rules": [], "pruned": [],
+        "tested": {"rules": 2, "versus_heuristic": {"value": -0.004, "se": 0.004, "ci95": [-0.012, 0.004]},
+                   "matches": 4000, "deals": 20000, "seed": 2}}))
+    monkeypatch.setattr(card, "RESULTS", tmp_path / "results")
+    rules = make_rules("classic", players=3)
+    play = edition_play(rules, folder)
+    assert play.rules == [] and play.policy == "heuristic" and play.versus is not None
+    assert play.versus["value"] == -0.004 and play.versus["deals"] == 20000
+    lines = play_sections(play)[0][1]
+    assert lines[0].startswith("None: the rules fitted to the search player's decisions did not beat the heuristic's "
+                               "card play on duplicated deals (-0.004 net points a deal [-0.012, +0.004], 95% CI).")
+    assert "the 2 kept after pruning" in lines[0] and "none carried" in lines[0]
+    add_play_rules_to_edition(rules, folder)
+    section = md_section(folder / "REPORT.md")
+    assert "none of them paid at the table" in section and "-0.004 net points a deal" in section
+    assert not (folder / "tables" / "play-rules.csv").exists()

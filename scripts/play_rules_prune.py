@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     beats = standing is not None and standing["ci95"][0] > 0
     out = {"positions": carried["positions"], "carry": len(kept) if beats else 0, "rules": kept if beats else [],
            "fitted_carry_rules": carried.get("fitted_carry_rules", carried["rules"]), "pruned": pruned,
-           "tested": {"rules": len(kept), "versus_heuristic": standing, "matches": args.matches,
+           "tested": {"rules": len(kept), "versus_heuristic": standing,
+                      "matches": versus_heuristic(worth)["matches"] if kept else args.matches,  # (None: 3 players)
                       "deals": versus_heuristic(worth)["deals"] if kept else 0, "seed": int(worth["seed"])},
            "command": f"python scripts/play_rules_prune.py --folder {shown(folder)} --matches {args.matches} "
                       f"--seed {args.seed} --final-seed {args.final_seed}"}

@@ -6,7 +6,9 @@ worth (the list against the list with that rule dropped).
 
 The player is ``rules:FILE`` (engine/rulesplayer.py: the list read top down, the heuristic's card where no rule
 speaks); every pairing is an ``allfours tournament`` (each deal played twice, seats swapped) of ``--matches``
-matches, trinidad 4 players unless the rules file's positions say otherwise. A's net points a deal minus B's, with
+matches, trinidad 4 players unless the rules file's positions say otherwise. With three players (no sides for a
+tournament) a pairing is one player switched instead, the others playing the heuristic, on 5 x ``--matches``
+duplicated deals at 0:0, each player in turn (as the play tips are measured). A's net points a deal minus B's, with
 its 95% CI. ``--top N`` plays the list's top N rules (default: the rules file's ``carry``, the list a player would
 carry). Writes ``worth-top-N.json`` beside the rules file (each pairing, and the command). ``--versus SPEC`` (e.g.
 ``pimc``) plays instead the list and the heuristic each against SPEC on the same seed's deals, and their
@@ -35,9 +37,55 @@ DEFAULT_RULES = ROOT / "results" / "play-rules" / "trinidad-4p" / "rules.json"
 def pairing(rules: Any, a: str, b: str, matches: int, seed: int, threads: int | None) -> dict[str, Any]:
     from analyser.analysis.play.tournament import run_tournament
 
+    if rules.sides == 3:  # a tournament needs two sides: one player switched on duplicated deals instead
+        return one_player_pairing(rules, a, b, THREE_PLAYER_DEALS_PER_MATCH * matches, seed)
     result = run_tournament(rules, a, b, matches, seed, threads).as_dict()
     return {k: result[k] for k in ("a", "b", "matches", "deals", "a_win_rate", "a_win_rate_ci95",
                                    "diff_points_per_deal")}
+
+
+THREE_PLAYER_DEALS_PER_MATCH = 5  # three players: --matches 4000 plays 20,000 duplicated deals a pairing
+ONE_PLAYER_CHUNK = 1000
+
+
+def one_player_pairing(rules: Any, a: str, b: str, deals: int, seed: int) -> dict[str, Any]:
+    """`a` against `b` for one player, the others playing the heuristic, on duplicated deals at 0:0: each deal
+    played with that player's cards played by `a` and again by `b` (the same cards and chance), each player in
+    turn (engine/tipcheck.tip_deals, as the play tips are measured). A's net points a deal minus B's, averaged
+    over the players, with its 95% CI over deals."""
+    import numpy as np
+
+    from analyser.analysis.play.play_advice import deals_chunk
+    from analyser.analysis.stats import Z95
+    from analyser.engine.tipcheck import TD_NET_OFF, TD_NET_ON
+    from analyser.players.policy import parse_policy, seat_policies
+
+    kinds, params = seat_policies(["heuristic"], rules.players)
+    rows = {}
+    for spec in (a, b):
+        kind, row = parse_policy(spec)
+        if kind != kinds[0]:
+            raise ValueError(f"{spec}: one player switched needs a row of the heuristic's kind")
+        rows[spec] = row
+    n = rules.players
+    on = np.zeros((1, n, 4, params.shape[1]), dtype=np.float64)
+    on[0, :, :n] = params
+    off = on.copy()
+    for seat in range(n):
+        on[0, seat, seat], off[0, seat, seat] = rows[a], rows[b]
+    rules_array = rules.as_array()
+    scores = np.zeros(4, dtype=np.int64)
+    parts = []
+    for index, lo in enumerate(range(0, deals, ONE_PLAYER_CHUNK)):
+        result = deals_chunk(rules_array, scores, kinds, on, off, seed, index, min(ONE_PLAYER_CHUNK, deals - lo))
+        assert result is not None
+        parts.append(result[1])
+    out = np.concatenate(parts)
+    d = (out[:, 0, :, TD_NET_ON] - out[:, 0, :, TD_NET_OFF]).astype(np.float64).mean(axis=1)
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+    return {"a": a, "b": b, "matches": None, "deals": int(len(d)), "a_win_rate": None, "a_win_rate_ci95": None,
+            "diff_points_per_deal": {"value": mean, "se": se, "ci95": [mean - Z95 * se, mean + Z95 * se]},
+            "method": "one player switched, the others the heuristic, on duplicated deals at 0:0"}
 
 
 def main(argv: list[str] | None = None) -> int:

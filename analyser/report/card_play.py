@@ -4,7 +4,8 @@ it is worth, and the published play tips' verdicts beside them (``allfours card`
 Where it comes from: the rules are the ones fitted to the search player's card decisions
 (``results/play-rules/<preset>-<players>p``: ``scripts/play_positions.py``, ``scripts/fit_play_rules.py``), the
 list a player would carry (``carried.json``: the fewest top rules within 0.01 net points a deal of the best list
-on the fit's checking deals), priced on duplicated deals by ``scripts/play_rules_worth.py``
+on the fit's checking deals, less those ``scripts/play_rules_prune.py`` drops for costing points in play; none
+when the rest do not beat the heuristic), priced on duplicated deals by ``scripts/play_rules_worth.py``
 (``worth-top-N.json``: the list against the heuristic's card play, and each rule against the list without it).
 They are read only for the rule set they were fitted on (the preset at that player count, no ``--set``); for
 other rules the side says none were fitted and names the commands that fit them. The tips' verdicts are the
@@ -67,6 +68,14 @@ def play_rules_folder(rules: RuleSet, results: Path) -> Path | None:
     return folder if (folder / f"worth-top-{carry}.json").is_file() else None
 
 
+def measured_on(matches: int | None, deals: int) -> str:
+    """'4,000 duplicated matches (21,931 deals)', or for three players (no tournament) '20,000 duplicated deals
+    (one player switched, the others the heuristic)'."""
+    if matches is None:
+        return f"{deals:,} duplicated deals (one player switched, the others the heuristic)"
+    return f"{matches:,} duplicated matches ({deals:,} deals)"
+
+
 def _read(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -78,12 +87,13 @@ def fitted_rules(folder: Path, where: str) -> tuple[list[dict[str, Any]], dict[s
     if int(carried["carry"]) == 0:
         tested = carried["tested"]
         value, ci = float(tested["versus_heuristic"]["value"]), [float(x) for x in tested["versus_heuristic"]["ci95"]]
-        against = {"value": value, "ci95": ci, "matches": int(tested["matches"]), "deals": int(tested["deals"]),
+        matches = None if tested.get("matches") is None else int(tested["matches"])
+        against = {"value": value, "ci95": ci, "matches": matches, "deals": int(tested["deals"]),
                    "seed": int(tested["seed"])}
         source = (f"{where} (rules fitted to {positions['decisions']:,} card decisions of the pimc search player, "
                   f"seed {positions['seed']}; the {tested['rules']} kept after pruning, against the heuristic on "
-                  f"{tested['matches']:,} duplicated matches, {tested['deals']:,} deals, seed {tested['seed']}: "
-                  f"{points(value, ci)}; none carried)")
+                  f"{measured_on(matches, int(tested['deals']))}, seed {tested['seed']}: {points(value, ci)}; "
+                  "none carried)")
         return [], against, source
     worth = _read(folder / f"worth-top-{carried['carry']}.json")
     pairs = worth["pairings"]
@@ -94,11 +104,15 @@ def fitted_rules(folder: Path, where: str) -> tuple[list[dict[str, Any]], dict[s
         d = dropped["diff_points_per_deal"]
         rules.append({"text": rule["words"], "worth": float(d["value"]), "worth_ci95": [float(x) for x in d["ci95"]]})
     d = versus["diff_points_per_deal"]
-    against = {"value": float(d["value"]), "ci95": [float(x) for x in d["ci95"]], "matches": int(versus["matches"]),
-               "deals": int(versus["deals"]), "seed": int(worth["seed"])}
+    matches = None if versus["matches"] is None else int(versus["matches"])
+    deals = int(versus["deals"])
+    against = {"value": float(d["value"]), "ci95": [float(x) for x in d["ci95"]], "matches": matches,
+               "deals": deals, "seed": int(worth["seed"])}
+    pruned = carried.get("pruned") or []
+    cut = (f"; {len(pruned)} of the fit's {len(carried.get('fitted_carry_rules', []))} dropped for costing "
+           "points in play" if pruned else "")
     source = (f"{where} (rules fitted to {positions['decisions']:,} card decisions of the pimc search player, "
-              f"seed {positions['seed']}; worth on {against['matches']:,} duplicated matches, "
-              f"{against['deals']:,} deals, seed {worth['seed']})")
+              f"seed {positions['seed']}{cut}; worth on {measured_on(matches, deals)}, seed {worth['seed']})")
     return rules, against, source
 
 
@@ -181,8 +195,7 @@ def play_sections(play: PlayCard) -> list[tuple[str, list[str]]]:
                      f"Play it: --policy {play.policy}.)")
     elif play.versus is not None:  # fitted, but none paid at the table
         lines = [f"None: the rules fitted to the search player's decisions did not beat the heuristic's card play on "
-                 f"duplicated deals ({points(play.versus['value'], play.versus['ci95'])}, 95% CI). Play as the "
-                 f"heuristic does. ({play.source})"]
+                 f"duplicated deals. Play as the heuristic does. ({play.source})"]
     else:
         lines = [f"No rules of play fitted for these rules: {play.source.split('(', 1)[1].rstrip(')')}."]
     tips = [f"{TIP_MARK.get(t['verdict'], '?')} {t['verdict']}: {t['tip']} "

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..analysis.bidding.advice import AdviceResult
 from ..game.rules import RuleSet
-from .card_play import FIT_COMMANDS, PlayCard
+from .card_play import FIT_COMMANDS, PlayCard, measured_on
 from .document import Document, save_table
 
 HEADING = "Play advice"
@@ -104,14 +104,11 @@ def play_rules_section(doc: Document, out: Path, play: PlayCard, numbers: dict[s
     doc.heading(RULES_HEADING)
     numbers["play_rules"] = {k: v for k, v in play.to_json().items() if k not in ("tips", "tips_source")}
     if not play.rules and play.versus is not None:
-        v = play.versus
         doc.paragraph("The bidding rules above come from the equilibrium; rules for the card play were fitted to the pimc "
-                      "search player's card decisions, and none of them paid at the table: pruned on duplicated "
-                      "deals of the rules against the heuristic's card play (a rule dropped while its worth's 95% CI "
-                      f"lay below zero), the rules kept scored {v['value']:+.3f} net points a deal (95% CI "
-                      f"[{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]) against the heuristic on {v['matches']:,} "
-                      f"duplicated matches, so none is carried. Source: {play.source}. Every figure in this report "
-                      "plays the cards with the heuristic.")
+                      "search player's card decisions and played against the heuristic's card play on duplicated "
+                      "deals, each rule dropped while its worth's 95% CI lay below zero; what was left did not beat "
+                      f"the heuristic, so none is carried. Source: {play.source}. Every figure in this report plays "
+                      "the cards with the heuristic.")
         return
     if not play.rules:
         doc.paragraph(f"The bidding rules above come from the equilibrium; rules for the card play come from the pimc "
@@ -128,10 +125,11 @@ def play_rules_section(doc: Document, out: Path, play: PlayCard, numbers: dict[s
         "The bidding rules above come from the equilibrium; these rules for the card play come from the pimc search "
         "player: its card decisions, each legal card valued by search, and a decision list of at most 8 rules fitted "
         "to lose the fewest points against those values, of which a player carries the shortest top part within 0.01 "
-        "net points a deal of the best. Read top down, the first rule that speaks picks the card; where none does, "
+        "net points a deal of the best, less any rule that cost points when played (its worth's 95% CI below zero "
+        "on duplicated deals against the heuristic). Read top down, the first rule that speaks picks the card; where none does, "
         f"the heuristic's card. `--policy {play.policy}` plays them in `tournament`, `simulate` and `whatif`; the "
-        f"strategy card's second side prints them. Against the heuristic's card play, on {v['matches']:,} duplicated "
-        f"matches ({v['deals']:,} deals), the list gains {v['value']:+.3f} net points a deal (95% CI "
+        f"strategy card's second side prints them. Against the heuristic's card play, on "
+        f"{measured_on(v['matches'], v['deals'])}, the list gains {v['value']:+.3f} net points a deal (95% CI "
         f"[{v['ci95'][0]:+.3f}, {v['ci95'][1]:+.3f}]); a rule's worth is the list against the list without it, on "
         f"the same deals. Source: {play.source}. Every other figure in this report plays the cards with the "
         "heuristic.")

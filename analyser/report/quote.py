@@ -29,9 +29,12 @@ from .card import (
     RESULTS, RULES_FOLDER, assumed_rules, chosen_row, command as card_command, edition_departures, near_words,
     rules_name, variant_settings,
 )
+from .card_play import measured_on
 from .document import Document
 
 QUOTE_FILE = "QUOTE.md"
+PRUNE_COMMAND = "scripts/play_rules_prune.py --folder "
+PLAY_RULES = "results/play-rules"
 DEPARTURES_LISTED = 12  # exact-score exceptions listed on the page (card --json lists them all)
 STRENGTH = "trump strength: trumps held, the ace and the jack of trump counting twice"
 # The tournaments' seeds (report/sections.bidding_pairings: pairing k from seed + k; report/strength: the search
@@ -366,6 +369,17 @@ def _play_tips(doc: Document, ed: Edition) -> None:
 def _play_rules(doc: Document, ed: Edition) -> None:
     doc.heading("Rules for playing the cards")
     found = ed.numbers.get("play_rules") or {}
+    tested = found.get("versus_heuristic")
+    if not found.get("rules") and tested:
+        doc.paragraph("None carried: rules fitted to the pimc search player's card decisions were played against the "
+                      "heuristic's card play on duplicated deals, each rule dropped while its worth's 95% CI lay below "
+                      f"zero, and what was left did not beat the heuristic: {signed(tested['value'], 3)} net points a "
+                      f"deal {interval(tested['ci95'][0], tested['ci95'][1], 3)}, on "
+                      f"{measured_on(tested['matches'], tested['deals'])}, seed {tested['seed']}. The card play in "
+                      f"every figure above is the heuristic's. Source: {found['source']}.")
+        doc.paragraph(f"Reproduce: `.venv/bin/python {PRUNE_COMMAND}{PLAY_RULES}/{ed.folder.name}` (docs/rules-of-thumb.md, "
+                      "\"Every rule set\").")
+        return
     if not found.get("rules"):
         doc.paragraph("Not measured: no rules for playing the cards are fitted for these rules (docs/rules-of-thumb.md, "
                       "\"Rules for playing the cards\", says how); the card play in every figure above is the "
@@ -377,12 +391,14 @@ def _play_rules(doc: Document, ed: Edition) -> None:
     doc.paragraph(f"Learned from the pimc search player's card decisions and read top down before the heuristic's "
                   f"own card (`--policy {found['policy']}`), at the rules of this page, in {ed.rules.players}-player deals from 0:0 "
                   f"with the heuristic's bids: together they beat the heuristic's card play by {signed(v['value'], 3)} "
-                  f"net points a deal {interval(v['ci95'][0], v['ci95'][1], 3)} ({v['matches']:,} duplicated "
-                  f"matches, {v['deals']:,} deals). A rule's worth is the list against the list without it, on the "
+                  f"net points a deal {interval(v['ci95'][0], v['ci95'][1], 3)}, on "
+                  f"{measured_on(v['matches'], v['deals'])}. A rule's worth is the list against the list without it, on the "
                   f"same deals. Source: {found['source']}.")
     doc.table(pd.DataFrame(rows), "Rules for playing the cards", "tables/play-rules.csv")
-    doc.paragraph("Reproduce: `.venv/bin/python scripts/play_rules_worth.py --rules "
-                  f"results/play-rules/{found['policy'].partition(':')[2]}/rules.json --matches {v['matches']} "
+    name = found["policy"].partition(":")[2]
+    doc.paragraph(f"Reproduce: `.venv/bin/python {PRUNE_COMMAND}{PLAY_RULES}/{name}` (the fit's list played, any rule "
+                  "that costs points dropped, then the list's worth), or the worth alone: `.venv/bin/python "
+                  f"scripts/play_rules_worth.py --rules {PLAY_RULES}/{name}/carried.json --matches {v['matches'] or v['deals'] // 5} "
                   f"--seed {v['seed']}` (the fit: docs/rules-of-thumb.md, \"Rules for playing the cards\").")
 
 

@@ -41,3 +41,19 @@ def test_versus_plays_the_list_and_the_heuristic_against_another_player(tmp_path
     edge = doc["edge_over_heuristic"]
     assert edge["value"] == a["diff_points_per_deal"]["value"] - b["diff_points_per_deal"]["value"]
     assert edge["ci95"][0] < edge["value"] < edge["ci95"][1] and "--versus random" in doc["command"]
+
+
+def test_three_players_switch_one_player_on_duplicated_deals(tmp_path):
+    """No sides for a tournament: each pairing plays one player switched, the others the heuristic, on 5 x
+    --matches duplicated deals; a list against itself differs by nothing on every deal."""
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"rules": [
+        {"tests": [["partner_winning", "==", 1]], "action": "give_partner", "words": "first"},
+        {"tests": [["leading", "==", 1]], "action": "lead_high_trump", "words": "second"}]}))
+    (tmp_path / "positions.json").write_text(json.dumps({"rules": "classic", "players": 3}))
+    assert play_rules_worth.main(["--rules", str(rules), "--matches", "4", "--threads", "1"]) == 0
+    rows = json.loads((tmp_path / "worth-top-2.json").read_text())["pairings"]
+    assert [r["b"] for r in rows] == ["heuristic", "without rule 1", "without rule 2"]
+    assert all(r["deals"] == 20 and r["matches"] is None and "one player switched" in r["method"] for r in rows)
+    # with three players nobody has a partner, so rule 1 never speaks: dropping it changes nothing
+    assert rows[1]["diff_points_per_deal"]["value"] == 0.0 and rows[1]["diff_points_per_deal"]["se"] == 0.0

@@ -164,8 +164,8 @@ def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str
     """The equilibrium (LP, match-win probability from `equity`) at every score below the target, from the
     same `deals` sampled deals (a deal counts at a score unless its first kick ends the match there; see
     ``engine.bidding``'s note on scores), each class's P with a bootstrap 95% CI from `resamples` re-solves at
-    every score (``scores_bootstrap``; none with 0, or with fewer than BOOTSTRAP_MIN_CHUNKS chunks). Writes scores.parquet/.csv, score-values.csv, scores.json and
-    the heatmaps if `out_dir` is given."""
+    every score (``scores_bootstrap``; none with 0, or with fewer than BOOTSTRAP_MIN_CHUNKS chunks). Writes
+    scores.parquet/.csv, score-values.csv, scores.json and the heatmaps if `out_dir` is given."""
     check_inputs(rules, scheme, None)
     if rules.sides != 2:
         raise EquilibriumError(f"--all-scores needs two sides (match-win probability), not {rules.players} players")
@@ -207,7 +207,7 @@ def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str
     if len(chunks) < BOOTSTRAP_MIN_CHUNKS:  # (a percentile interval from a handful of chunks would be too narrow)
         resamples, chunks = 0, []
     if resamples > 0:
-        scores_bootstrap(cells, np.stack(chunks), counts, codes, scheme, t, resamples, seed)
+        scores_bootstrap(cells, np.stack(chunks), codes, scheme, t, resamples, seed)
         seconds["bootstrap"] = time.perf_counter() - solved
     result = ScoresResult(rules, play, scheme, deals, seed, cells, time.perf_counter() - start,
                          seconds_by_step=seconds, resamples=resamples, chunks=len(chunks))
@@ -216,12 +216,13 @@ def run_all_scores(rules: RuleSet, play: str, deals: int, seed: int, scheme: str
     return result
 
 
-def scores_bootstrap(cells: list[dict[str, Any]], chunks: np.ndarray, counts: np.ndarray, codes: list[int],
-                     scheme: str, target: int, resamples: int, seed: int) -> None:
+def scores_bootstrap(cells: list[dict[str, Any]], chunks: np.ndarray, codes: list[int], scheme: str, target: int,
+                     resamples: int, seed: int) -> None:
     """Each cell's classes get ``ci95`` (2.5% and 97.5% quantiles of P over `resamples` re-solves, widened to
-    hold the point estimate if it falls outside) and ``settled`` (the interval within SETTLED of never or always). `chunks`[chunk, score, e, d, TS_*]; each
-    resample draws the chunks with replacement once (seeded: SeedSequence(seed, spawn_key=(2004,))) and uses
-    those weights at every score, as the main equilibrium's bootstrap resamples its chunks."""
+    hold the point estimate if it falls outside) and ``settled`` (the interval within SETTLED of never or
+    always). `chunks`[chunk, score, e, d, TS_*]; each resample draws the chunks with replacement once (seeded:
+    SeedSequence(seed, spawn_key=(2004,))) and uses those weights at every score, as the main equilibrium's
+    bootstrap resamples its chunks."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SCORES_BOOTSTRAP_STREAM,)))
     n_chunks = chunks.shape[0]
     weights = rng.multinomial(n_chunks, np.full(n_chunks, 1.0 / n_chunks), size=resamples).astype(np.float64)

@@ -32,9 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import play_rules_worth  # noqa: E402  (the scripts folder is on the path)
-from fit_play_rules import shown  # noqa: E402
-
-CARRIED_FILE = "carried.json"
+from fit_play_rules import CARRIED_FILE, shown  # noqa: E402
 
 
 def measure(folder: Path, step: int, kept: list[dict[str, Any]], matches: int, seed: int,

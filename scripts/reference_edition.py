@@ -199,9 +199,9 @@ def scores(results: Path, only: str | None, threads: int | None) -> int:
             continue
         began = time.perf_counter()
         res = redo_scores(rules, Path(os.path.relpath(results / name, ROOT)), threads=threads, say=print)
-        rows = [r for c in res.cells for role in ("eldest", "dealer") for r in c[role]]
+        settled, cells = res.settled_cells()
         print(f"{name}: at every score again in {time.perf_counter() - began:.0f} s; settled "
-              f"{sum(r['settled'] for r in rows):,} of {len(rows):,} class-score cells", flush=True)
+              f"{settled:,} of {cells:,} class-score cells", flush=True)
     return 0
 
 

@@ -111,10 +111,9 @@ def format_scores(res: ScoresResult) -> str:
         lines.append(f"the heuristic is most exploitable at {a}:{b}: {100 * worst['exploitability']['heuristic']:.2f} "
                      "points of match-win probability per decision deal")
     if res.resamples > 0:
-        rows = [r for c in res.cells for role in ("eldest", "dealer") for r in c[role]]
-        settled = sum(r["settled"] for r in rows)
+        settled, cells = res.settled_cells()
         lines.append(f"settled (95% CI within 5% of never or always; {res.resamples} bootstrap resamples of "
-                     f"{res.chunks} chunks): {settled:,} of {len(rows):,} class-score cells")
+                     f"{res.chunks} chunks): {settled:,} of {cells:,} class-score cells")
     else:
         lines.append(f"no 95% CIs by score: a bootstrap needs {BOOTSTRAP_MIN_CHUNKS} chunks of deals (--deals "
                      f"{BOOTSTRAP_MIN_CHUNKS * CHUNK_MIN:,} or more)")

@@ -489,15 +489,14 @@ def equilibrium_by_score_section(doc: Document, out: Path, res: ScoresResult, nu
                      + ", ".join(f"{a}:{b} ({by[(a, b)]:.2f})" for a, b in moved[:4])
                      if moved else f"it moves by less than {BY_SCORE_MOVES} at every score")
                   + " (point estimates; `check-advice --by-score` gives their CIs).")
-    rows = [r for c in res.cells for role in ROLE_NAMES for r in c[role]]
     if res.resamples > 0:
-        settled = sum(bool(r["settled"]) for r in rows)
-        numbers["equilibrium_by_score"]["settled"] = {"cells": len(rows), "settled": settled,
+        settled, cells = res.settled_cells()
+        numbers["equilibrium_by_score"]["settled"] = {"cells": cells, "settled": settled,
                                                       "resamples": res.resamples, "chunks": res.chunks}
         doc.paragraph(f"How sure, score by score: each class's probability at each score has a 95% CI from "
                       f"{res.resamples} bootstrap resamples (the {res.chunks} chunks of the deals drawn again with "
                       "replacement, the same draw at every score, and every score solved again). Of the "
-                      f"{len(rows):,} class-score cells, {settled:,} ({settled / max(len(rows), 1):.0%}) are settled "
+                      f"{cells:,} class-score cells, {settled:,} ({settled / max(cells, 1):.0%}) are settled "
                       f"(the interval within {SETTLED:.0%} of never or always); the heatmaps hatch the rest, with "
                       "\"?\" after the value. `scores.csv` gives every interval (`p_low`, `p_high`, `settled`).")
         mark = "hatched, \"?\": not settled, its 95% CI reaching further than 5% from never or always"

@@ -19,7 +19,6 @@ from pathlib import Path
 import pandas as pd
 
 
-
 def save_table(frame: pd.DataFrame, out: Path, name: str, written: list[str] | None = None) -> str:
     """`frame` as CSV and Parquet under out/tables/; returns the CSV's path relative to `out` (as a report
     cites it). The two files' relative paths are appended to `written` if given (for a manifest)."""

@@ -62,6 +62,11 @@ class ScoresResult:
             out[a, b] = cell["value"]
         return out
 
+    def settled_cells(self) -> tuple[int, int]:
+        """(class-score cells the bootstrap settles, class-score cells): every role's class met at every score."""
+        rows = [r for cell in self.cells for role in ("eldest", "dealer") for r in cell[role]]
+        return sum(bool(r.get("settled", False)) for r in rows), len(rows)
+
     def frame(self) -> pd.DataFrame:
         """One row per score, role and class: deals, the equilibrium's and the heuristic's probability."""
         rows = []
